@@ -1,0 +1,55 @@
+// The undrift command: a thin front end over the same stages the app uses.
+// Exit codes follow `kubectl diff`: 0 in sync, 1 drift found, 2 error.
+import { readFileSync } from "node:fs";
+import { UsageError } from "./errors.ts";
+import { oneLine } from "./exit.ts";
+
+const usage = `undrift: turns Kubernetes drift from Git into reviewable changes
+
+Usage:
+  undrift scan    --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--output text|json|markdown]
+  undrift codify  --repo DIR --target NAME [...]      edit the files under DIR so Git matches the cluster
+  undrift revert  --repo DIR --target NAME [--prune] [--force-prune] [--dry-run]   apply Git to the cluster
+  undrift preview --repo DIR --base REF --head REF --target NAME [...]   what merging head would change
+  undrift web | worker [--clusters a,b] | audit [--repo R] [--since T]
+
+Exit codes: 0 in sync, 1 drift found, 2 error.
+Options:
+  -h, --help       this text
+  -v, --version    the version
+`;
+
+type Command = (argv: string[]) => Promise<number>;
+
+const commands: Record<string, () => Promise<Command>> = {
+  // Each stage registers here as it lands: scan, codify, revert, preview, web, worker, audit.
+};
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "-h" || name === "--help" || name === "help") {
+    process.stdout.write(usage);
+    return name ? 0 : 2;
+  }
+  if (name === "-v" || name === "--version") {
+    process.stdout.write(`undrift ${version()}\n`);
+    return 0;
+  }
+  const load = commands[name];
+  if (!load) throw new UsageError(`unknown command "${name}" (try undrift --help)`);
+  return (await load())(rest);
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`undrift: ${oneLine(error)}\n`);
+  if (process.env.UNDRIFT_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  // Every error is exit code 2, as in `kubectl diff`; drift itself is 1 and never an error.
+  process.exitCode = 2;
+}

@@ -1,0 +1,102 @@
+// The data every stage passes along: Kubernetes objects as plain JSON, desired
+// objects with the place in Git they came from, and the drift report.
+
+/** A Kubernetes object as the API returns it or a manifest declares it. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  [field: string]: unknown;
+}
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  managedFields?: ManagedFieldsEntry[];
+  resourceVersion?: string;
+  uid?: string;
+  [field: string]: unknown;
+}
+
+/** One entry of `metadata.managedFields`: which manager owns which fields, since when. */
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: "Apply" | "Update";
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: FieldsV1;
+  subresource?: string;
+}
+
+/** The `fieldsV1` trie: keys are `f:<field>`, `k:<json key>`, `v:<json value>`, `i:<index>` or `.`. */
+export type FieldsV1 = { [key: string]: FieldsV1 };
+
+/** Where a desired object was declared: a path relative to the repository, and the document's index in that file. */
+export interface Source {
+  file: string;
+  document: number;
+}
+
+/** An object rendered from Git, with its source. */
+export interface DesiredObject {
+  object: KubeObject;
+  source: Source;
+}
+
+/** Identity of an object across versions, as Argo CD's gitops-engine pairs them: no version in it. */
+export interface ObjectKey {
+  group: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+export type ResourceStatus = "in-sync" | "drifted" | "missing" | "orphaned";
+
+/** One field that differs. `desired`/`live` are absent where that side does not set the field. */
+export interface Change {
+  /** JSON pointer into the live object (or the desired object where live lacks the field). */
+  path: string;
+  desired?: unknown;
+  live?: unknown;
+  /** The managedFields manager that last wrote the live field. */
+  manager?: string;
+  /** When that manager last wrote it (its managedFields `time`). */
+  changedAt?: string;
+}
+
+export interface ResourceReport {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  status: ResourceStatus;
+  source?: Source;
+  changes: Change[];
+  /** Objects that would be changed: the live object and the object applying Git would produce, masked and cleaned, for diffs. */
+  live?: KubeObject;
+  wouldBe?: KubeObject;
+}
+
+/** A kind (or object) that could not be compared, with why; the rest of the scan goes on. */
+export interface ScanProblem {
+  kind: string;
+  group: string;
+  namespace?: string;
+  name?: string;
+  message: string;
+}
+
+export interface DriftReport {
+  target: string;
+  revision: string;
+  summary: { inSync: number; drifted: number; missing: number; orphaned: number };
+  resources: ResourceReport[];
+  problems: ScanProblem[];
+  /** Stable hash of the drift itself (never of timestamps), to tell "same drift as before" from "new drift". */
+  fingerprint: string;
+  stats?: { objects: number; requests: number; durationMs: number; dryRuns: number };
+}

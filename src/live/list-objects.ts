@@ -1,0 +1,46 @@
+// Paged LIST of one kind: 500 objects a page, following continue tokens, and
+// starting over when the server says the token expired (410 Expired), as
+// client-go's pager does.
+import type { KubeObject } from "../drift/types.ts";
+import type { ApiResource } from "./discovery.ts";
+import { KubeApiError } from "./errors.ts";
+import type { KubeClient } from "./kube-client.ts";
+
+export const pageSize = 500;
+
+/** Collection path of a resource, in one namespace or across all. */
+export function collectionPath(r: ApiResource, namespace?: string): string {
+  const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  return namespace && r.namespaced ? `${base}/namespaces/${namespace}/${r.resource}` : `${base}/${r.resource}`;
+}
+
+export async function listObjects(params: {
+  client: KubeClient;
+  resource: ApiResource;
+  namespace?: string;
+  labelSelector?: string;
+}): Promise<KubeObject[]> {
+  const { client, resource } = params;
+  const path = collectionPath(resource, params.namespace);
+  const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
+  for (let attempt = 0; ; attempt++) {
+    const items: KubeObject[] = [];
+    let token: string | undefined;
+    try {
+      do {
+        const page = await client.send<{ items: KubeObject[]; metadata?: { continue?: string } }>({
+          method: "GET",
+          path,
+          query: { limit: pageSize, continue: token, labelSelector: params.labelSelector },
+        });
+        // Items in a list carry no apiVersion/kind of their own; give them back.
+        for (const item of page.items) items.push({ ...item, apiVersion, kind: resource.kind });
+        token = page.metadata?.continue || undefined;
+      } while (token);
+      return items;
+    } catch (error) {
+      const expired = error instanceof KubeApiError && error.status === 410;
+      if (!expired || attempt >= 2) throw error;
+    }
+  }
+}

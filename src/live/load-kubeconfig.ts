@@ -1,0 +1,29 @@
+// Builds a KubeConfig from --kubeconfig/--context (or the usual KUBECONFIG and
+// ~/.kube/config) for the CLI; the app passes the cluster registry's entry.
+import { existsSync } from "node:fs";
+import { KubeConfig } from "@kubernetes/client-node";
+import { KubeconfigError } from "./errors.ts";
+
+export function loadKubeconfig(params: { kubeconfig?: string; context?: string; inCluster?: boolean }): KubeConfig {
+  const kc = new KubeConfig();
+  try {
+    if (params.inCluster) kc.loadFromCluster();
+    else if (params.kubeconfig) {
+      if (!existsSync(params.kubeconfig)) throw new KubeconfigError(`kubeconfig ${params.kubeconfig}: no such file`);
+      kc.loadFromFile(params.kubeconfig);
+    } else kc.loadFromDefault();
+  } catch (error) {
+    if (error instanceof KubeconfigError) throw error;
+    const where = params.kubeconfig ?? "the default kubeconfig";
+    throw new KubeconfigError(`${where}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  if (params.context) {
+    if (!kc.getContexts().some((c) => c.name === params.context)) {
+      throw new KubeconfigError(`context "${params.context}" is not in ${params.kubeconfig ?? "the kubeconfig"}`);
+    }
+    kc.setCurrentContext(params.context);
+  }
+  if (!kc.getCurrentCluster())
+    throw new KubeconfigError(`${params.kubeconfig ?? "the kubeconfig"}: no current cluster`);
+  return kc;
+}

@@ -1,0 +1,37 @@
+// Helpers for tests against the loopback test cluster that test/setup/cluster.ts starts.
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { promisify } from "node:util";
+import { inject } from "vitest";
+import { contexts } from "../../scripts/cluster/kubeconfig.ts";
+import { KubeClient } from "../../src/live/kube-client.ts";
+import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
+
+export { contexts };
+
+/** Path of the test cluster's kubeconfig (admin is the current context). */
+export function kubeconfigPath(): string {
+  return inject("kubeconfig");
+}
+
+/** A client for the admin identity, or the read-only one. */
+export function client(identity: "admin" | "reader" = "admin"): KubeClient {
+  return new KubeClient(loadKubeconfig({ kubeconfig: kubeconfigPath(), context: contexts[identity] }));
+}
+
+/** A namespace name no other test uses: the cluster has no controller to finish deleting namespaces. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomBytes(4).toString("hex")}`;
+}
+
+const run = promisify(execFile);
+
+/** kubectl as an outside client, the way a person makes drift. Returns stdout. */
+export async function kubectl(args: string[], input?: string): Promise<string> {
+  const child = run("kubectl", ["--kubeconfig", kubeconfigPath(), ...args], { maxBuffer: 64 << 20 });
+  if (input !== undefined) {
+    child.child.stdin?.end(input);
+  }
+  const { stdout } = await child;
+  return stdout;
+}
