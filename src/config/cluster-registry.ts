@@ -1,0 +1,93 @@
+// The server's cluster registry (the file UNDRIFT_CLUSTERS names): cluster
+// names to credentials, and which repositories may use each. Credentials
+// only ever come from here, never from a repository.
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { z } from "zod";
+import { ConfigError } from "./config-error.ts";
+import { parseYamlConfig } from "./parse-yaml-config.ts";
+
+const repositoryPattern = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/([A-Za-z0-9._-]+|\*)$/, {
+  error: (issue) => `expected owner/name or owner/*, got "${String(issue.input)}"`,
+});
+
+const clusterEntrySchema = z
+  .strictObject({
+    kubeconfig: z.string().min(1).optional().describe("Kubeconfig file; relative paths are from the registry file."),
+    context: z.string().min(1).optional().describe("The kubeconfig's context to use; default its current context."),
+    inCluster: z.boolean().optional().describe("Use the service account undrift runs as (in-cluster credentials)."),
+    repositories: z
+      .array(repositoryPattern)
+      .describe("Repositories allowed to use the cluster: owner/name or owner/*."),
+  })
+  .superRefine((entry, ctx) => {
+    const inCluster = entry.inCluster === true;
+    if (entry.kubeconfig !== undefined && inCluster) {
+      ctx.addIssue({ code: "custom", message: "set kubeconfig or inCluster: true, not both", input: entry });
+    } else if (entry.kubeconfig === undefined && !inCluster) {
+      ctx.addIssue({ code: "custom", message: "needs kubeconfig or inCluster: true", input: entry });
+    } else if (entry.context !== undefined && inCluster) {
+      ctx.addIssue({ code: "custom", path: ["context"], message: "context needs a kubeconfig", input: entry.context });
+    }
+  });
+
+const clusterRegistrySchema = z.strictObject({
+  clusters: z.record(z.string().min(1), clusterEntrySchema).describe("Clusters by the name targets use."),
+});
+
+/** The cluster registry as parsed. */
+export type ClusterRegistry = z.output<typeof clusterRegistrySchema>;
+/** How to reach one cluster, and who may. */
+export type ClusterEntry = z.output<typeof clusterEntrySchema>;
+
+/** A repository named a cluster it may not use; refused for good, not retried. */
+export class ClusterAccessError extends Error {
+  override name = "ClusterAccessError";
+  readonly cluster: string;
+  readonly repository: string;
+
+  constructor(message: string, options: { cluster: string; repository: string; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.cluster = options.cluster;
+    this.repository = options.repository;
+  }
+}
+
+/** Parses registry YAML; `file` names it in errors. Kubeconfig paths are kept as written. */
+export function loadClusterRegistryText(text: string, file: string): ClusterRegistry {
+  return parseYamlConfig(clusterRegistrySchema, text, file);
+}
+
+/** Reads the registry file, resolving relative kubeconfig paths against the file's folder. */
+export async function loadClusterRegistry(path: string): Promise<ClusterRegistry> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    throw new ConfigError(`${path}: not found`, { file: path, cause: error });
+  }
+  const registry = loadClusterRegistryText(text, path);
+  for (const entry of Object.values(registry.clusters)) {
+    if (entry.kubeconfig !== undefined) entry.kubeconfig = resolve(dirname(path), entry.kubeconfig);
+  }
+  return registry;
+}
+
+/** The registry entry `repoFullName` may use for `clusterName`; throws ClusterAccessError otherwise. */
+export function clusterFor(registry: ClusterRegistry, clusterName: string, repoFullName: string): ClusterEntry {
+  const entry = Object.hasOwn(registry.clusters, clusterName) ? registry.clusters[clusterName] : undefined;
+  const context = { cluster: clusterName, repository: repoFullName };
+  if (!entry) throw new ClusterAccessError(`cluster "${clusterName}" is not in the cluster registry`, context);
+  if (!entry.repositories.some((pattern) => repositoryMatches(pattern, repoFullName))) {
+    throw new ClusterAccessError(`repository ${repoFullName} may not use cluster "${clusterName}"`, context);
+  }
+  return entry;
+}
+
+// GitHub owner and repository names are case-insensitive.
+function repositoryMatches(pattern: string, repoFullName: string): boolean {
+  const [owner, name] = pattern.toLowerCase().split("/");
+  const [repoOwner, repoName] = repoFullName.toLowerCase().split("/");
+  return owner === repoOwner && (name === "*" || name === repoName);
+}

@@ -1,0 +1,44 @@
+// Field types that several parts of the repository config share.
+import { z } from "zod";
+import { describeValue } from "./human-error-map.ts";
+import { DURATION_PATTERN, parseDuration } from "./parse-duration.ts";
+
+/** A DNS-1123 label, as Kubernetes names namespaces; also the shape of target names. */
+export const dnsLabel = z
+  .string()
+  .max(63)
+  .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, {
+    error: (issue) =>
+      `expected lowercase letters, digits and "-", starting and ending with a letter or digit, got "${String(issue.input)}"`,
+  });
+
+/** What undrift does about drift. */
+export const modeSchema = z.enum(["warn", "codify", "revert", "heal"]);
+
+/** What undrift does about orphaned objects; YAML's true and false, or the string preview. */
+export const pruneSchema = z.literal([false, "preview", true]);
+
+/** A duration string such as `30s`, `15m` or `1h30m`, with a default and a floor. */
+export function duration(options: { fallback: string; minimumMs: number; minimumText: string }) {
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? undefined
+          : `expected a duration such as 30s, 15m or 1h30m, got ${describeValue(issue.input)}`,
+    })
+    .regex(DURATION_PATTERN, {
+      error: (issue) => `expected a duration such as 30s, 15m or 1h30m, got "${String(issue.input)}"`,
+    })
+    .superRefine((value, ctx) => {
+      const ms = parseDuration(value);
+      if (ms !== undefined && ms < options.minimumMs) {
+        ctx.addIssue({
+          code: "custom",
+          message: `expected at least ${options.minimumText}, got "${value}"`,
+          input: value,
+        });
+      }
+    })
+    .default(options.fallback);
+}
