@@ -1,0 +1,14 @@
+// One line per changed field for the terminal: where, and who touched it when.
+import type { Change } from "../drift/types.ts";
+
+/** `/data/LOG_LEVEL: changed by kubectl-patch at 2026-11-30T10:00:00Z`; what is unknown is left out. Values never appear here. */
+export function describeChange(change: Change): string {
+  const hasDesired = change.desired !== undefined;
+  const hasLive = change.live !== undefined;
+  // Named from the cluster's side: a field only live has was added there, one only Git has was removed there.
+  const verb = hasDesired && !hasLive ? "removed" : hasLive && !hasDesired ? "added" : "changed";
+  let line = `${change.path}: ${verb}`;
+  if (change.manager) line += ` by ${change.manager}`;
+  if (change.changedAt) line += ` at ${change.changedAt}`;
+  return line;
+}

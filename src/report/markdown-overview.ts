@@ -1,0 +1,65 @@
+// The top of a GitHub comment: the verdict, the counts, what could not be
+// compared, and one table row per object that needs a look.
+import type { DriftReport, ResourceReport } from "../drift/types.ts";
+import { clip, codeSpan, escapeText } from "./markdown-escape.ts";
+import { objectName, problemLabel, sourceLabel } from "./object-label.ts";
+import { chunk, tableBlocks } from "./split-parts.ts";
+import { hasDrift, plural } from "./summary-line.ts";
+
+const FIELDS_SHOWN = 3;
+
+/** Blocks of the overview, each at most `budget` characters: long lists and tables are sliced so they can span parts. */
+export function markdownOverview(report: DriftReport, budget: number): string[] {
+  const target = codeSpan(report.target);
+  const revision = codeSpan(report.revision);
+  if (!hasDrift(report)) {
+    const total = plural(report.summary.inSync, "object");
+    return [
+      `### undrift: ${target} is in sync with Git\n\nAll ${total} match revision ${revision}.`,
+      ...problemBlocks(report, budget),
+    ];
+  }
+  const { inSync, drifted, missing, orphaned } = report.summary;
+  const counts = [
+    `### undrift: ${target} has drifted from Git`,
+    "",
+    `Revision ${revision}.`,
+    "",
+    "| Status | Count |",
+    "| --- | ---: |",
+    `| Drifted | ${drifted} |`,
+    `| Missing | ${missing} |`,
+    `| Orphaned | ${orphaned} |`,
+    `| In sync | ${inSync} |`,
+  ].join("\n");
+  const head = ["| Kind | Object | Status | Source | Fields changed | Who |", "| --- | --- | --- | --- | --- | --- |"];
+  const rows = report.resources.filter((r) => r.status !== "in-sync").map(objectRow);
+  return [counts, ...problemBlocks(report, budget), ...tableBlocks(head, rows, budget)];
+}
+
+function problemBlocks(report: DriftReport, budget: number): string[] {
+  if (report.problems.length === 0) return [];
+  const title = `**Could not compare** (${report.problems.length}):`;
+  const lines = report.problems.map((p) => `- ${codeSpan(problemLabel(p))}: ${escapeText(p.message, 500)}`);
+  return chunk(lines, budget - title.length - 2).map((slice) => `${title}\n\n${slice.join("\n")}`);
+}
+
+/** A missing or orphaned object differs as a whole, which its change list may not spell out. */
+function wholeObject(resource: ResourceReport): string {
+  return resource.status === "missing" || resource.status === "orphaned" ? "*whole object*" : "";
+}
+
+function objectRow(resource: ResourceReport): string {
+  const paths = resource.changes.map((c) => codeSpan(c.path, { table: true, max: 80 }));
+  const more = paths.length > FIELDS_SHOWN ? ` and ${paths.length - FIELDS_SHOWN} more` : "";
+  const managers = [...new Set(resource.changes.flatMap((c) => (c.manager ? [c.manager] : [])))];
+  const cells = [
+    escapeText(resource.kind),
+    codeSpan(objectName(resource), { table: true }),
+    resource.status,
+    resource.source ? codeSpan(sourceLabel(resource.source), { table: true }) : "",
+    paths.length > 0 ? paths.slice(0, FIELDS_SHOWN).join(", ") + more : wholeObject(resource),
+    clip(managers.map((m) => codeSpan(m, { table: true, max: 60 })).join(", "), 400),
+  ];
+  return `| ${cells.join(" | ")} |`;
+}

@@ -1,0 +1,59 @@
+// The terminal report of `undrift scan`, read like `kubectl diff`: a summary
+// line, then per object a header, the YAML diff and who changed which field.
+import { styleText } from "node:util";
+import type { DriftReport, ResourceReport } from "../drift/types.ts";
+import { describeChange } from "./describe-change.ts";
+import { objectLabel, problemLabel, sourceLabel } from "./object-label.ts";
+import { summaryLine } from "./summary-line.ts";
+import { unifiedDiff } from "./unified-diff.ts";
+
+export interface RenderTextOptions {
+  /** Colour with ANSI codes; the caller decides (TTY, NO_COLOR, --color), this module never guesses. */
+  color: boolean;
+}
+
+type Style = Parameters<typeof styleText>[0];
+
+/** The report as terminal text, ending with a newline. */
+export function renderText(report: DriftReport, options: RenderTextOptions): string {
+  // validateStream: false, because the caller has already decided; styleText would otherwise look at stdout.
+  const paint = (style: Style, text: string) =>
+    options.color ? styleText(style, text, { validateStream: false }) : text;
+  const sections: string[][] = [[paint("bold", oneLine(summaryLine(report)))]];
+  for (const resource of report.resources) {
+    if (resource.status !== "in-sync") sections.push(resourceLines(resource, paint));
+  }
+  if (report.problems.length > 0) {
+    sections.push([
+      paint("bold", "problems:"),
+      ...report.problems.map((p) => `! ${oneLine(problemLabel(p))}: ${oneLine(p.message)}`),
+    ]);
+  }
+  return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
+}
+
+function resourceLines(resource: ResourceReport, paint: (style: Style, text: string) => string): string[] {
+  const from = resource.source ? ` (${sourceLabel(resource.source)})` : "";
+  const lines = [paint("bold", oneLine(`${resource.status}: ${objectLabel(resource)}${from}`))];
+  for (const line of unifiedDiff(resource)) lines.push(paintDiffLine(line, paint));
+  for (const change of resource.changes) lines.push(`  ${oneLine(describeChange(change))}`);
+  return lines;
+}
+
+function paintDiffLine(line: string, paint: (style: Style, text: string) => string): string {
+  if (line.startsWith("---") || line.startsWith("+++")) return paint("bold", line);
+  if (line.startsWith("@@")) return paint("cyan", line);
+  if (line.startsWith("-")) return paint("red", line);
+  if (line.startsWith("+")) return paint("green", line);
+  return line;
+}
+
+/**
+ * Control characters out of text that comes from the cluster (messages, paths),
+ * so it cannot move the cursor or recolour the terminal. The YAML in diffs
+ * needs no such care: the stringifier escapes control characters itself.
+ */
+function oneLine(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
+}
