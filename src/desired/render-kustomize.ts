@@ -1,0 +1,118 @@
+// The kustomize renderer: `kustomize build` of the target, with origin
+// annotations switched on so each object can be traced to the file (and
+// document) that declared it, then switched off again in the result.
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, posix } from "node:path";
+import { isMap, isSeq, parseDocument } from "yaml";
+import type { DesiredObject, KubeObject } from "../drift/types.ts";
+import { checkKustomizations } from "./check-kustomizations.ts";
+import { copyRepo } from "./copy-repo.ts";
+import { extractObjects, type SkippedDocument } from "./extract-objects.ts";
+import { findKustomization } from "./find-kustomization.ts";
+import { parseManifests } from "./parse-manifests.ts";
+import { RenderError } from "./render-error.ts";
+import { type DocumentIndexCache, originAnnotation, resolveOrigin } from "./resolve-origin.ts";
+import { runTool, ToolRunError } from "./run-tool.ts";
+import { toolPath } from "./tools.ts";
+
+/** Builds the kustomization in `targetPath` (repo-relative); never with exec, alpha plugins or helm enabled. */
+export async function renderKustomize({ repoDir, targetPath }: { repoDir: string; targetPath: string }): Promise<{
+  objects: DesiredObject[];
+  skipped: SkippedDocument[];
+}> {
+  const name = await findKustomization(join(repoDir, targetPath));
+  const kustomizationFile = posix.join(targetPath, name ?? "kustomization.yaml");
+  if (!name) throw new RenderError(`${targetPath}: no kustomization.yaml in the target folder`, { file: targetPath });
+  await checkKustomizations({ repoDir, dir: targetPath });
+
+  const scratch = await realpath(await mkdtemp(join(tmpdir(), "undrift-kustomize-")));
+  try {
+    const copy = join(scratch, "repo");
+    const home = join(scratch, "home");
+    await Promise.all([copyRepo({ repoDir, dest: copy }), mkdir(home)]);
+    const text = await readFile(join(repoDir, kustomizationFile), "utf8");
+    const { text: withOrigins, userAsked } = addOriginAnnotations({ file: kustomizationFile, text });
+    await writeFile(join(copy, kustomizationFile), withOrigins);
+
+    const output = await runTool({
+      file: toolPath("kustomize"),
+      args: ["build", join(copy, targetPath)],
+      // Nothing inherited: no PATH, so not even a stray remote reference can reach git.
+      env: { HOME: home, XDG_CONFIG_HOME: home, GIT_TERMINAL_PROMPT: "0" },
+      cwd: copy,
+    }).catch((error: unknown) => {
+      const message = error instanceof ToolRunError ? kustomizeMessage(error, scratch) : String(error);
+      throw new RenderError(`${kustomizationFile}: kustomize build failed: ${message}`, {
+        file: kustomizationFile,
+        cause: error,
+      });
+    });
+
+    const objects: DesiredObject[] = [];
+    const skipped: SkippedDocument[] = [];
+    const cache: DocumentIndexCache = new Map();
+    for (const { index, value } of parseManifests({ file: `${kustomizationFile} (kustomize output)`, text: output })) {
+      const found = extractObjects({ value, source: { file: kustomizationFile, document: index } });
+      skipped.push(...found.skipped);
+      for (const { object } of found.objects) {
+        const source = await resolveOrigin({ repoDir, targetPath, kustomizationFile, object, cache });
+        objects.push({ object: withoutBuildAnnotations(object, userAsked), source });
+      }
+    }
+    return { objects, skipped };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The kustomization with `buildMetadata: [originAnnotations]` added, keeping its comments and other fields. */
+function addOriginAnnotations({ file, text }: { file: string; text: string }): { text: string; userAsked: boolean } {
+  parseManifests({ file, text }); // same errors, with file and line, as every other manifest
+  const doc = parseDocument(text);
+  if (doc.errors[0]) throw new RenderError(`${file}: a kustomization must be one YAML document`, { file });
+  // An empty kustomization (only comments) is valid to kustomize; it gets just the one field.
+  if (doc.contents === null) return { text: `${text}\nbuildMetadata: [originAnnotations]\n`, userAsked: false };
+  if (!isMap(doc.contents)) throw new RenderError(`${file}:1: a kustomization must be a mapping`, { file, line: 1 });
+  const buildMetadata = doc.get("buildMetadata");
+  if (isSeq(buildMetadata)) {
+    const userAsked = buildMetadata.items.some((item) => String(item) === "originAnnotations");
+    if (!userAsked) buildMetadata.add(doc.createNode("originAnnotations"));
+    return { text: doc.toString({ lineWidth: 0 }), userAsked };
+  }
+  doc.set("buildMetadata", doc.createNode(["originAnnotations"]));
+  return { text: doc.toString({ lineWidth: 0 }), userAsked: false };
+}
+
+/** The object without the annotations undrift asked kustomize for, or that kustomize uses internally. */
+function withoutBuildAnnotations(object: KubeObject, userAsked: boolean): KubeObject {
+  const annotations = object.metadata.annotations;
+  if (!annotations) return object;
+  const kept = Object.fromEntries(
+    Object.entries(annotations).filter(
+      ([key]) =>
+        !key.startsWith("internal.config.kubernetes.io/") &&
+        !["config.kubernetes.io/index", "config.kubernetes.io/path"].includes(key) &&
+        // A kustomization that asks for origins itself gets them applied (Flux does), so they stay desired.
+        (key !== originAnnotation || userAsked),
+    ),
+  );
+  const { annotations: _, ...metadata } = object.metadata;
+  return { ...object, metadata: Object.keys(kept).length > 0 ? { ...metadata, annotations: kept } : metadata };
+}
+
+/** kustomize's first error line, with scratch paths made repo-relative and its repeated lstat noise cut. */
+function kustomizeMessage(error: ToolRunError, scratch: string): string {
+  if (error.timedOut) return error.message;
+  const line =
+    error.stderr
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l !== "" && !l.startsWith("Usage:")) ?? error.message;
+  return line
+    .replace(/^Error:\s*/, "")
+    .replaceAll(`${join(scratch, "repo")}/`, "")
+    .replaceAll(scratch, ".")
+    .replace(/evalsymlink failure on '[^']*' : /g, "")
+    .replace(/': must build at directory: .*$/, "'");
+}

@@ -1,0 +1,74 @@
+// The plain renderer: every YAML and JSON file under the target folder, as
+// `kubectl apply -R -f <folder>` would read them, in a stable order.
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { DesiredObject } from "../drift/types.ts";
+import { extractObjects, type SkippedDocument } from "./extract-objects.ts";
+import { parseManifests } from "./parse-manifests.ts";
+import { repoPath } from "./repo-path.ts";
+
+const manifestFile = /\.(ya?ml|json)$/i;
+
+/** Reads the manifests under `targetPath` (repo-relative); sources are repo-relative files and document indexes. */
+export async function renderPlain({ repoDir, targetPath }: { repoDir: string; targetPath: string }): Promise<{
+  objects: DesiredObject[];
+  skipped: SkippedDocument[];
+}> {
+  const objects: DesiredObject[] = [];
+  const skipped: SkippedDocument[] = [];
+  const files = await manifestFiles({ repoDir, dir: join(repoDir, targetPath), skipped });
+  // Code-unit order, not locale order, so every machine renders the same sequence.
+  files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const file of files) {
+    const text = await readFile(join(repoDir, file), "utf8");
+    for (const { index, value } of parseManifests({ file, text })) {
+      const found = extractObjects({ value, source: { file, document: index } });
+      objects.push(...found.objects);
+      skipped.push(...found.skipped);
+    }
+  }
+  return { objects, skipped };
+}
+
+/** Repo-relative manifest files under `dir`, recursively; hidden entries (.git, .github, .yamllint.yml) are not manifests. */
+async function manifestFiles({
+  repoDir,
+  dir,
+  skipped,
+}: {
+  repoDir: string;
+  dir: string;
+  skipped: SkippedDocument[];
+}): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith(".")) continue;
+    const abs = join(dir, entry.name);
+    const rel = repoPath({ repoDir, abs })!;
+    if (entry.isDirectory()) {
+      files.push(...(await manifestFiles({ repoDir, dir: abs, skipped })));
+    } else if (entry.isFile() && manifestFile.test(entry.name)) {
+      files.push(rel);
+    } else if (entry.isSymbolicLink() && manifestFile.test(entry.name)) {
+      // A link may point anywhere on the server; read it only when it stays inside the repository.
+      const inside = await linkedFileInside({ repoDir, abs });
+      if (inside) files.push(rel);
+      else
+        skipped.push({
+          file: rel,
+          document: 0,
+          reason: "symbolic link that does not lead to a file inside the repository",
+        });
+    }
+  }
+  return files;
+}
+
+async function linkedFileInside({ repoDir, abs }: { repoDir: string; abs: string }): Promise<boolean> {
+  try {
+    const [target, root] = await Promise.all([realpath(abs), realpath(repoDir)]);
+    return repoPath({ repoDir: root, abs: target }) !== undefined && (await stat(target)).isFile();
+  } catch {
+    return false;
+  }
+}

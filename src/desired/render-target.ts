@@ -1,0 +1,87 @@
+// Renders one target folder of a repository working tree into desired objects,
+// each with the file and document it came from.
+//
+//   const { objects, skipped, renderer } = await renderTarget({ repoDir, target });
+//   const desired = finalizeDesired({ objects, namespace: target.namespace, scopeOf, trackingLabel });
+import { access, realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, posix } from "node:path";
+import type { DesiredObject } from "../drift/types.ts";
+import type { SkippedDocument } from "./extract-objects.ts";
+import { findKustomization } from "./find-kustomization.ts";
+import { RenderError } from "./render-error.ts";
+import { renderHelm } from "./render-helm.ts";
+import { renderKustomize } from "./render-kustomize.ts";
+import { renderPlain } from "./render-plain.ts";
+import { repoPath } from "./repo-path.ts";
+
+export type Renderer = "plain" | "kustomize" | "helm";
+
+/** The part of a target's configuration that rendering needs. */
+export interface RenderTarget {
+  name: string;
+  /** Folder relative to the repository root. */
+  path: string;
+  render: "auto" | Renderer;
+  namespace?: string;
+  helm?: { releaseName?: string; valuesFiles?: string[] };
+}
+
+export interface RenderResult {
+  objects: DesiredObject[];
+  /** Documents that declared no object (values files, CI config, hooks), with why. */
+  skipped: SkippedDocument[];
+  renderer: Renderer;
+}
+
+/** Renders `target.path` of the working tree at `repoDir`; throws RenderError naming the file at fault. */
+export async function renderTarget({
+  repoDir,
+  target,
+}: {
+  repoDir: string;
+  target: RenderTarget;
+}): Promise<RenderResult> {
+  // Real paths, so tool messages and symlink checks speak of the same folders.
+  const root = await realpath(repoDir);
+  const targetPath = isAbsolute(target.path) ? undefined : repoPath({ repoDir: root, abs: join(root, target.path) });
+  if (targetPath === undefined) {
+    throw new RenderError(`target "${target.name}": path "${target.path}" is outside the repository`);
+  }
+  const isDir = await stat(join(root, targetPath)).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isDir) {
+    throw new RenderError(`${targetPath}: target "${target.name}": the folder does not exist in the repository`, {
+      file: targetPath,
+    });
+  }
+
+  const renderer = target.render === "auto" ? await detectRenderer(join(root, targetPath)) : target.render;
+  switch (renderer) {
+    case "plain":
+      return { ...(await renderPlain({ repoDir: root, targetPath })), renderer };
+    case "kustomize":
+      return { ...(await renderKustomize({ repoDir: root, targetPath })), renderer };
+    case "helm": {
+      const rendered = await renderHelm({
+        repoDir: root,
+        targetPath,
+        releaseName: target.helm?.releaseName ?? target.name,
+        namespace: target.namespace,
+        valuesFiles: target.helm?.valuesFiles,
+      });
+      return { ...rendered, renderer };
+    }
+  }
+}
+
+/** kustomize when the folder has a kustomization, helm when it has a Chart.yaml, else plain. */
+async function detectRenderer(dir: string): Promise<Renderer> {
+  if (await findKustomization(dir)) return "kustomize";
+  const chart = await access(posix.join(dir, "Chart.yaml")).then(
+    () => true,
+    () => false,
+  );
+  return chart ? "helm" : "plain";
+}
