@@ -22,7 +22,7 @@ Options:
 type Command = (argv: string[]) => Promise<number>;
 
 const commands: Record<string, () => Promise<Command>> = {
-  // Each stage registers here as it lands: scan, codify, revert, preview, web, worker, audit.
+  scan: async () => (await import("./scan-command.ts")).scanCommand,
 };
 
 function version(): string {

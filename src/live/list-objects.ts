@@ -33,8 +33,9 @@ export async function listObjects(params: {
           path,
           query: { limit: pageSize, continue: token, labelSelector: params.labelSelector },
         });
-        // Items in a list carry no apiVersion/kind of their own; give them back.
-        for (const item of page.items) items.push({ ...item, apiVersion, kind: resource.kind });
+        // Items in a list carry no apiVersion/kind of their own; give them back, first, as a GET would.
+        const typeMeta = { apiVersion, kind: resource.kind };
+        for (const item of page.items) items.push(Object.assign({ ...typeMeta }, item, typeMeta));
         token = page.metadata?.continue || undefined;
       } while (token);
       return items;

@@ -1,0 +1,44 @@
+// undrift scan --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--output text|json|markdown]
+import type { DriftReport } from "../drift/types.ts";
+import { loadKubeconfig } from "../live/load-kubeconfig.ts";
+import { renderJson } from "../report/render-json.ts";
+import { renderMarkdown } from "../report/render-markdown.ts";
+import { renderText } from "../report/render-text.ts";
+import { scanTarget } from "../scan/scan-target.ts";
+import { UsageError } from "./errors.ts";
+import { parseCommandArgs } from "./parse-command-args.ts";
+
+const outputs = ["text", "json", "markdown"] as const;
+type Output = (typeof outputs)[number];
+
+/** 0 in sync, 1 drift found, 2 when nothing could be compared. */
+export function exitCodeOf(report: DriftReport): number {
+  const { drifted, missing, orphaned, inSync } = report.summary;
+  if (drifted + missing + orphaned > 0) return 1;
+  return inSync === 0 && report.problems.length > 0 ? 2 : 0;
+}
+
+export function formatReport(report: DriftReport, output: Output): string {
+  if (output === "json") return renderJson(report);
+  if (output === "markdown") return `${renderMarkdown(report).join("\n\n")}\n`;
+  return renderText(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+}
+
+export async function scanCommand(argv: string[]): Promise<number> {
+  const args = parseCommandArgs(argv, {
+    repo: { type: "string" },
+    target: { type: "string" },
+    kubeconfig: { type: "string" },
+    context: { type: "string" },
+    output: { type: "string", short: "o", default: "text" },
+  });
+  const output = args.output as Output;
+  if (!outputs.includes(output))
+    throw new UsageError(`--output: expected one of ${outputs.join(", ")}, got "${output}"`);
+  if (!args.repo) throw new UsageError("--repo is required (the working tree of the GitOps repository)");
+  if (!args.target) throw new UsageError("--target is required (a target name from .github/undrift.yml)");
+  const kubeConfig = loadKubeconfig({ kubeconfig: args.kubeconfig, context: args.context });
+  const report = await scanTarget({ repoDir: args.repo, targetName: args.target, kubeConfig });
+  process.stdout.write(formatReport(report, output));
+  return exitCodeOf(report);
+}

@@ -1,0 +1,62 @@
+// Pairs desired and live objects, classifies each (in-sync, drifted, missing,
+// orphaned), masks Secret values and fingerprints the drift: the engine's exit.
+import { cleanObject } from "./clean-object.ts";
+import type { ObjectComparison } from "./compare-object.ts";
+import { fingerprint } from "./fingerprint.ts";
+import { maskResource } from "./mask.ts";
+import type { DesiredObject, DriftReport, KubeObject, ResourceReport, ScanProblem } from "./types.ts";
+
+export interface Pairing {
+  desired?: DesiredObject;
+  live?: KubeObject;
+  /** The comparison of desired and live, when both exist. */
+  comparison?: ObjectComparison;
+}
+
+function resourceOf(p: Pairing): ResourceReport {
+  const object = (p.desired?.object ?? p.live)!;
+  const base = {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
+    name: object.metadata.name,
+    ...(p.desired ? { source: p.desired.source } : {}),
+  };
+  if (p.desired && p.comparison) {
+    const drifted = p.comparison.changes.length > 0;
+    return drifted
+      ? {
+          ...base,
+          status: "drifted",
+          changes: p.comparison.changes,
+          live: p.comparison.live,
+          wouldBe: p.comparison.wouldBe,
+        }
+      : { ...base, status: "in-sync", changes: [] };
+  }
+  if (p.desired) return { ...base, status: "missing", changes: [], wouldBe: cleanObject(p.desired.object) };
+  return { ...base, status: "orphaned", changes: [], live: cleanObject(p.live!) };
+}
+
+export function buildReport(params: {
+  target: string;
+  revision: string;
+  pairings: Pairing[];
+  problems: ScanProblem[];
+}): DriftReport {
+  const resources = params.pairings.map((p) => maskResource(resourceOf(p)));
+  const count = (status: ResourceReport["status"]) => resources.filter((r) => r.status === status).length;
+  return {
+    target: params.target,
+    revision: params.revision,
+    summary: {
+      inSync: count("in-sync"),
+      drifted: count("drifted"),
+      missing: count("missing"),
+      orphaned: count("orphaned"),
+    },
+    resources,
+    problems: params.problems,
+    fingerprint: fingerprint(resources),
+  };
+}

@@ -1,0 +1,128 @@
+// One scan of one target, the pipeline both the CLI and the app run:
+//   1. read the config and pick the target
+//   2. render the target folder into desired objects
+//   3. discover the cluster's kinds and settle namespaces and tracking labels
+//   4. fetch live objects (paged LISTs by kind)
+//   5. compare locally; confirm candidates by server-side dry-run apply
+//   6. classify, mask and fingerprint into a report
+import type { KubeConfig } from "@kubernetes/client-node";
+import { readRepoConfig } from "../config/load-config.ts";
+import type { RepoConfig, TargetConfig } from "../config/schema.ts";
+import { trackingLabel } from "../config/tracking-label.ts";
+import { finalizeDesired } from "../desired/finalize-desired.ts";
+import { describeKey, groupOf, keyString, objectKey } from "../desired/object-key.ts";
+import { renderTarget } from "../desired/render-target.ts";
+import { repoRevision } from "../desired/repo-revision.ts";
+import { buildReport, type Pairing } from "../drift/build-report.ts";
+import { compareObject } from "../drift/compare-object.ts";
+import { loadJq } from "../drift/jq.ts";
+import { isSecret, redactSecretValues } from "../drift/mask.ts";
+import type { DriftReport, ScanProblem } from "../drift/types.ts";
+import { applyObject } from "../live/apply-object.ts";
+import { discover } from "../live/discovery.ts";
+import { KubeApiError } from "../live/errors.ts";
+import { desiredKey, fetchLive } from "../live/fetch-live.ts";
+import { KubeClient } from "../live/kube-client.ts";
+import { mapLimit } from "../live/map-limit.ts";
+import { comparePolicy } from "./compare-policy.ts";
+
+/** A target name the config does not have. */
+export class UnknownTargetError extends Error {
+  override name = "UnknownTargetError";
+}
+
+export function pickTarget(config: RepoConfig, name: string): TargetConfig {
+  const target = config.targets.find((t) => t.name === name);
+  if (!target) {
+    const names = config.targets.map((t) => t.name).join(", ");
+    throw new UnknownTargetError(`target "${name}" is not in .github/undrift.yml (it has: ${names})`);
+  }
+  return target;
+}
+
+export async function scanTarget(params: {
+  repoDir: string;
+  targetName: string;
+  kubeConfig: KubeConfig;
+  config?: RepoConfig;
+}): Promise<DriftReport> {
+  const started = performance.now();
+  const config = params.config ?? (await readRepoConfig(params.repoDir));
+  const target = pickTarget(config, params.targetName);
+  const [rendered, revision, jq] = await Promise.all([
+    renderTarget({ repoDir: params.repoDir, target }),
+    repoRevision(params.repoDir),
+    loadJq(),
+  ]);
+  const policy = comparePolicy(target, jq);
+
+  const client = new KubeClient(params.kubeConfig);
+  const index = await discover(client);
+  const desired = finalizeDesired({
+    objects: rendered.objects,
+    namespace: target.namespace,
+    trackingLabel: trackingLabel(target),
+    scopeOf: (apiVersion, kind) => {
+      const r = index.find(apiVersion, kind);
+      return r ? (r.namespaced ? "Namespaced" : "Cluster") : undefined;
+    },
+  });
+  const live = await fetchLive({ client, index, desired, selector: target.tracking.selector });
+  const problems: ScanProblem[] = [...live.problems];
+
+  // Local pass first: an object it finds in sync costs nothing more.
+  const pairings: Pairing[] = [];
+  const toConfirm: Pairing[] = [];
+  for (const d of desired) {
+    const key = desiredKey(d.object);
+    if (live.unknown.has(key)) continue;
+    const object = live.byDesired.get(key);
+    if (!object) {
+      pairings.push({ desired: d });
+      continue;
+    }
+    const group = groupOf(d.object.apiVersion);
+    const comparison = compareObject({ desired: d.object, live: object, group, policy });
+    const pairing: Pairing = { desired: d, live: object, comparison };
+    pairings.push(pairing);
+    if (comparison.needsDryRun) toConfirm.push(pairing);
+  }
+  let dryRuns = 0;
+  await mapLimit(toConfirm, 8, async (pairing) => {
+    const d = pairing.desired!;
+    const resource = index.find(d.object.apiVersion, d.object.kind)!;
+    try {
+      dryRuns++;
+      const wouldBe = await applyObject({
+        client,
+        resource,
+        object: d.object,
+        fieldManager: target.fieldManager,
+        force: true,
+        dryRun: true,
+      });
+      const group = groupOf(d.object.apiVersion);
+      pairing.comparison = compareObject({ desired: d.object, live: pairing.live!, wouldBe, group, policy });
+    } catch (error) {
+      if (!(error instanceof KubeApiError)) throw error;
+      // Keep the local result, and say it is unconfirmed and why (a read-only identity may not dry-run).
+      const message = isSecret(d.object) ? redactSecretValues(error.message, [d.object]) : error.message;
+      problems.push({
+        ...objectKey(d.object),
+        message: `${describeKey(objectKey(d.object))}: not confirmed by dry-run: ${message}`,
+      });
+    }
+  });
+
+  const declared = new Set(desired.map((d) => keyString(objectKey(d.object))));
+  for (const [key, object] of live.tracked) if (!declared.has(key)) pairings.push({ live: object });
+
+  const report = buildReport({ target: target.name, revision, pairings, problems });
+  report.stats = {
+    objects: desired.length,
+    requests: client.requests,
+    dryRuns,
+    durationMs: Math.round(performance.now() - started),
+  };
+  return report;
+}
