@@ -2,7 +2,7 @@
 // wants: map keys down to their leaves, keyed list items matched by key (a
 // sidecar inserted first does not shift the app container), a list item or
 // atomic list that exists on one side only as one change.
-import { type FieldPath, field, keyToken, pointer } from "./field-path.ts";
+import { type FieldPath, field, findItem, keyOf, keyToken, pointer } from "./field-path.ts";
 import type { ListShapes } from "./list-shapes.ts";
 
 export interface ValueDiff {
@@ -85,12 +85,14 @@ function walkList(
     const tokensA = a.map((item) => keyToken(item, shape.keys));
     const tokensB = b.map((item) => keyToken(item, shape.keys));
     if (!tokensA.includes(undefined) && !tokensB.includes(undefined)) {
+      const matched = new Set<number>();
       tokensA.forEach((token, i) => {
-        const j = tokensB.indexOf(token);
+        const j = findItem(b, keyOf(token!)!);
+        if (j >= 0 && !matched.has(j)) matched.add(j);
         walk(a[i], j < 0 ? undefined : b[j], [...path, token!], [...segments, i], ctx, out);
       });
       tokensB.forEach((token, j) => {
-        if (!tokensA.includes(token)) change(out, [...path, token!], [...segments, j], undefined, b[j]);
+        if (!matched.has(j)) change(out, [...path, token!], [...segments, j], undefined, b[j]);
       });
       return;
     }
@@ -115,10 +117,7 @@ export function valueAt(root: Json, path: FieldPath): Json {
   for (const token of path) {
     if (token.startsWith("f:")) node = isMap(node) ? node[token.slice(2)] : undefined;
     else if (token.startsWith("k:")) {
-      const key = JSON.parse(token.slice(2)) as Record<string, Json>;
-      node = Array.isArray(node)
-        ? node.find((item) => isMap(item) && Object.entries(key).every(([k, v]) => String(item[k]) === String(v)))
-        : undefined;
+      node = Array.isArray(node) ? node[findItem(node, keyOf(token)!)] : undefined;
     } else if (token.startsWith("v:")) {
       const value = token.slice(2);
       node = Array.isArray(node) ? node.find((item) => JSON.stringify(item) === value) : undefined;

@@ -1,7 +1,7 @@
 // Removing and setting fields of a JSON object by JSON pointer or managedFields
 // path. Used to drop ignored fields before comparing and to build the object a
 // diff shows. Callers pass copies; these functions edit in place.
-import { type FieldPath, itemMatchesKey, keyOf } from "./field-path.ts";
+import { type FieldPath, findItem, keyOf } from "./field-path.ts";
 
 type Json = unknown;
 const isMap = (v: Json): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -63,7 +63,7 @@ export function setPath(root: Json, path: FieldPath, value: Json): void {
       const key = keyOf(token);
       const literal = token.startsWith("v:") ? token.slice(2) : undefined;
       const index = key
-        ? node.findIndex((item) => itemMatchesKey(item, key))
+        ? findItem(node, key)
         : literal !== undefined
           ? node.findIndex((item) => JSON.stringify(item) === literal)
           : Number(token.slice(2));

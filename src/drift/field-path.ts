@@ -19,6 +19,23 @@ export function itemMatchesKey(item: unknown, key: Record<string, unknown>): boo
   return Object.entries(key).every(([name, value]) => sameScalar(record[name], value));
 }
 
+/**
+ * Index of the item a key names: the exact match, else the one item that agrees on every key
+ * field both sides set. Git often leaves a defaulted key field out (a port's `protocol: TCP`),
+ * and the API server fills it in; the port is still the same port.
+ */
+export function findItem(list: unknown[], key: Record<string, unknown>): number {
+  const exact = list.findIndex((item) => itemMatchesKey(item, key));
+  if (exact >= 0) return exact;
+  const partial = list.flatMap((item, index) => {
+    if (!item || typeof item !== "object") return [];
+    const record = item as Record<string, unknown>;
+    const shared = Object.keys(key).filter((name) => record[name] !== undefined);
+    return shared.length > 0 && shared.every((name) => sameScalar(record[name], key[name])) ? [index] : [];
+  });
+  return partial.length === 1 ? partial[0]! : -1;
+}
+
 // Key values are scalars (names, ports, protocols); numbers may come back as strings.
 function sameScalar(a: unknown, b: unknown): boolean {
   return a === b || (a !== undefined && b !== undefined && String(a) === String(b));

@@ -1,0 +1,112 @@
+// A throwaway GitOps repository bound to a fresh namespace of the test cluster,
+// so each test states its manifests, lets Git be applied as an applier would,
+// makes drift with kubectl, and runs `undrift scan` as a user would.
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { stringify } from "yaml";
+import { readRepoConfig } from "../../src/config/load-config.ts";
+import { trackingLabel } from "../../src/config/tracking-label.ts";
+import { finalizeDesired } from "../../src/desired/finalize-desired.ts";
+import { renderTarget } from "../../src/desired/render-target.ts";
+import type { DriftReport } from "../../src/drift/types.ts";
+import { discover } from "../../src/live/discovery.ts";
+import { pickTarget } from "../../src/scan/scan-target.ts";
+import { client, contexts, kubeconfigPath, kubectl, uniqueName } from "./cluster.ts";
+
+const run = promisify(execFile);
+const cli = resolve(import.meta.dirname, "../../bin/undrift.js");
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the undrift command as a separate process, the way a user does. */
+export async function undrift(args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], {
+      maxBuffer: 256 << 20,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    if (typeof e.code !== "number") throw error;
+    return { code: e.code, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+export interface Scenario {
+  repoDir: string;
+  namespace: string;
+  target: string;
+  write(files: Record<string, string>): void;
+  /** Applies the rendered target with server-side apply as field manager `undrift`, as an applier would. */
+  applyGit(): Promise<void>;
+  scan(options?: { output?: "json" | "text" | "markdown"; context?: string; extra?: string[] }): Promise<CliResult>;
+  scanJson(options?: { context?: string }): Promise<{ code: number; report: DriftReport; stderr: string }>;
+  cleanup(): void;
+}
+
+/** Makes a repository with one target `app` (plain render unless `target` says otherwise) in a fresh namespace. */
+export function scenario(params: { files: Record<string, string>; target?: Record<string, unknown> }): Scenario {
+  const repoDir = mkdtempSync(join(tmpdir(), "undrift-repo-"));
+  const namespace = uniqueName("t");
+  // Target names are unique per cluster: the default tracking label is `undrift.dev/target=<target>`.
+  const target = uniqueName("app");
+  const config = {
+    targets: [{ name: target, cluster: "test", path: "manifests", namespace, ...params.target }],
+  };
+  const write = (files: Record<string, string>) => {
+    for (const [path, text] of Object.entries(files)) {
+      const file = join(repoDir, path);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text.replaceAll("$NS", namespace));
+    }
+  };
+  write({ ".github/undrift.yml": stringify(config), ...params.files });
+  return {
+    repoDir,
+    namespace,
+    target,
+    write,
+    async applyGit() {
+      await kubectl(["create", "namespace", namespace]).catch(() => undefined);
+      const config = await readRepoConfig(repoDir);
+      const t = pickTarget(config, target);
+      const rendered = await renderTarget({ repoDir, target: t });
+      const index = await discover(client());
+      const desired = finalizeDesired({
+        objects: rendered.objects,
+        namespace: t.namespace,
+        trackingLabel: trackingLabel(t),
+        scopeOf: (apiVersion, kind) => {
+          const r = index.find(apiVersion, kind);
+          return r ? (r.namespaced ? "Namespaced" : "Cluster") : undefined;
+        },
+      });
+      const yaml = desired.map((d) => stringify(d.object)).join("---\n");
+      await kubectl(["apply", "--server-side", "--field-manager=undrift", "--force-conflicts", "-f", "-"], yaml);
+    },
+    scan(options = {}) {
+      const args = ["scan", "--repo", repoDir, "--target", target, "--kubeconfig", kubeconfigPath()];
+      if (options.output) args.push("--output", options.output);
+      if (options.context) args.push("--context", options.context);
+      return undrift([...args, ...(options.extra ?? [])]);
+    },
+    async scanJson(options = {}) {
+      const result = await this.scan({ output: "json", ...options });
+      if (result.code === 2) throw new Error(`scan failed: ${result.stderr}`);
+      return { code: result.code, report: JSON.parse(result.stdout) as DriftReport, stderr: result.stderr };
+    },
+    cleanup() {
+      rmSync(repoDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export { contexts, kubectl };
