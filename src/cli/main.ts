@@ -48,7 +48,8 @@ async function main(argv: string[]): Promise<number> {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  process.stderr.write(`undrift: ${oneLine(error)}\n`);
+  // The message names the file, field or object at fault; no prefix, so it reads like the contract (file:line: field: why).
+  process.stderr.write(`${oneLine(error)}\n`);
   if (process.env.UNDRIFT_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   // Every error is exit code 2, as in `kubectl diff`; drift itself is 1 and never an error.
   process.exitCode = 2;

@@ -61,7 +61,14 @@ describe("undrift scan: drift rules", () => {
 
   it("ignores an annotation a controller added", async () => {
     const s = await withDeployment();
-    await kubectl(["-n", s.namespace, "annotate", "deploy/web", "cert-manager.io/issuer=letsencrypt", "--field-manager=cert-manager"]);
+    await kubectl([
+      "-n",
+      s.namespace,
+      "annotate",
+      "deploy/web",
+      "cert-manager.io/issuer=letsencrypt",
+      "--field-manager=cert-manager",
+    ]);
     const { code, report } = await s.scanJson();
     expect(code).toBe(0);
     expect(resource(report, "Deployment", "web").status).toBe("in-sync");
@@ -90,22 +97,41 @@ describe("undrift scan: drift rules", () => {
     const { report } = await s.scanJson();
     const web = resource(report, "Deployment", "web");
     expect(web.changes).toEqual([
-      expect.objectContaining({ path: "/spec/template/spec/containers/0/image", desired: "nginx:1.27", live: "nginx:1.28", manager: "kubectl-set" }),
+      expect.objectContaining({
+        path: "/spec/template/spec/containers/0/image",
+        desired: "nginx:1.27",
+        live: "nginx:1.28",
+        manager: "kubectl-set",
+      }),
     ]);
   });
 
   it("reports replicas an autoscaler changed, unless ignored by pointer or by manager", async () => {
     const s = await withDeployment();
-    await kubectl(["-n", s.namespace, "patch", "deploy/web", "--field-manager=hpa-controller", "-p", '{"spec":{"replicas":5}}']);
+    await kubectl([
+      "-n",
+      s.namespace,
+      "patch",
+      "deploy/web",
+      "--field-manager=hpa-controller",
+      "-p",
+      '{"spec":{"replicas":5}}',
+    ]);
     const drifted = await s.scanJson();
     expect(resource(drifted.report, "Deployment", "web").changes).toEqual([
       expect.objectContaining({ path: "/spec/replicas", desired: 2, live: 5, manager: "hpa-controller" }),
     ]);
 
-    s.write({ ".github/undrift.yml": config(s, { ignoreDifferences: [{ group: "apps", kind: "Deployment", jsonPointers: ["/spec/replicas"] }] }) });
+    s.write({
+      ".github/undrift.yml": config(s, {
+        ignoreDifferences: [{ group: "apps", kind: "Deployment", jsonPointers: ["/spec/replicas"] }],
+      }),
+    });
     expect((await s.scanJson()).code).toBe(0);
 
-    s.write({ ".github/undrift.yml": config(s, { ignoreDifferences: [{ managedFieldsManagers: ["hpa-controller"] }] }) });
+    s.write({
+      ".github/undrift.yml": config(s, { ignoreDifferences: [{ managedFieldsManagers: ["hpa-controller"] }] }),
+    });
     expect((await s.scanJson()).code).toBe(0);
   });
 
@@ -113,15 +139,25 @@ describe("undrift scan: drift rules", () => {
     const s = await withDeployment();
     const sidecar = { name: "istio-proxy", image: "istio/proxyv2:1.24" };
     await kubectl([
-      "-n", s.namespace, "patch", "deploy/web", "--type=json", "--field-manager=istio-sidecar-injector",
-      "-p", JSON.stringify([{ op: "add", path: "/spec/template/spec/containers/0", value: sidecar }]),
+      "-n",
+      s.namespace,
+      "patch",
+      "deploy/web",
+      "--type=json",
+      "--field-manager=istio-sidecar-injector",
+      "-p",
+      JSON.stringify([{ op: "add", path: "/spec/template/spec/containers/0", value: sidecar }]),
     ]);
     expect((await s.scanJson()).code).toBe(0);
 
     await kubectl(["-n", s.namespace, "set", "image", "deploy/web", "web=nginx:1.29"]);
     const { report } = await s.scanJson();
     expect(resource(report, "Deployment", "web").changes).toEqual([
-      expect.objectContaining({ path: "/spec/template/spec/containers/1/image", live: "nginx:1.29", desired: "nginx:1.27" }),
+      expect.objectContaining({
+        path: "/spec/template/spec/containers/1/image",
+        live: "nginx:1.29",
+        desired: "nginx:1.27",
+      }),
     ]);
   });
 
@@ -147,7 +183,9 @@ describe("undrift scan: drift rules", () => {
 
   it("rejects a jq expression that does not compile, naming the rule", async () => {
     const s = await withDeployment();
-    s.write({ ".github/undrift.yml": config(s, { ignoreDifferences: [{ kind: "Deployment", jqPathExpressions: [".spec[" ] }] }) });
+    s.write({
+      ".github/undrift.yml": config(s, { ignoreDifferences: [{ kind: "Deployment", jqPathExpressions: [".spec["] }] }),
+    });
     const result = await s.scan();
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/ignoreDifferences\[0\]\.jqPathExpressions: \.spec\[: .*syntax error/);
@@ -184,10 +222,15 @@ describe("undrift scan: drift rules", () => {
     await kubectl(["-n", s.namespace, "delete", "deploy/web"]);
     const { code, report } = await s.scanJson();
     expect(code).toBe(1);
-    expect(resource(report, "Deployment", "web")).toMatchObject({ status: "missing", source: { file: "manifests/web.yaml", document: 0 } });
+    expect(resource(report, "Deployment", "web")).toMatchObject({
+      status: "missing",
+      source: { file: "manifests/web.yaml", document: 0 },
+    });
   });
 });
 
 function config(s: Scenario, extra: Record<string, unknown>): string {
-  return JSON.stringify({ targets: [{ name: s.target, cluster: "test", path: "manifests", namespace: s.namespace, ...extra }] });
+  return JSON.stringify({
+    targets: [{ name: s.target, cluster: "test", path: "manifests", namespace: s.namespace, ...extra }],
+  });
 }

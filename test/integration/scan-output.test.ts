@@ -1,0 +1,72 @@
+// The report a person reads: kubectl diff-style text, and markdown for GitHub
+// split into comments of at most 65,536 characters without breaking a block.
+import { afterEach, describe, expect, it } from "vitest";
+import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
+import { renderMarkdown } from "../../src/report/render-markdown.ts";
+import { scanTarget } from "../../src/scan/scan-target.ts";
+import { kubeconfigPath } from "../helpers/cluster.ts";
+import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
+
+let current: Scenario | undefined;
+afterEach(() => current?.cleanup());
+
+describe("undrift scan: output", () => {
+  it("prints a kubectl diff style text report with who changed what", async () => {
+    current = scenario({
+      files: {
+        "manifests/config.yaml":
+          "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  LOG_LEVEL: info\n",
+      },
+    });
+    await current.applyGit();
+    await kubectl(["-n", current.namespace, "patch", "configmap", "settings", "-p", '{"data":{"LOG_LEVEL":"debug"}}']);
+    const { stdout, code } = await current.scan();
+    expect(code).toBe(1);
+    expect(stdout).toContain(`${current.target}: 1 drifted`);
+    expect(stdout).toContain(`v1 ConfigMap ${current.namespace}/settings (manifests/config.yaml#0)`);
+    expect(stdout).toMatch(/^- {2}LOG_LEVEL: debug$/m);
+    expect(stdout).toMatch(/^\+ {2}LOG_LEVEL: info$/m);
+    expect(stdout).toMatch(/\/data\/LOG_LEVEL: changed by kubectl-patch at \d{4}-/);
+    expect(stdout).not.toContain("\u001b[");
+  });
+
+  it("splits a large markdown report into parts under 65,536 characters, each block whole", async () => {
+    const count = 40;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < count; i++) {
+      const lines = Array.from({ length: 60 }, (_, j) => `    line ${j} of config ${i}: ${"x".repeat(30)}`).join("\n");
+      files[`manifests/config-${i}.yaml`] =
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-${i}\ndata:\n  body: |\n${lines}\n`;
+    }
+    current = scenario({ files });
+    await current.applyGit();
+    for (let i = 0; i < count; i++) {
+      await kubectl([
+        "-n",
+        current.namespace,
+        "patch",
+        "configmap",
+        `config-${i}`,
+        "-p",
+        JSON.stringify({ data: { body: `replaced ${i}\n`.repeat(50) } }),
+      ]);
+    }
+    const report = await scanTarget({
+      repoDir: current.repoDir,
+      targetName: current.target,
+      kubeConfig: loadKubeconfig({ kubeconfig: kubeconfigPath() }),
+    });
+    expect(report.summary.drifted).toBe(count);
+    const parts = renderMarkdown(report);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) {
+      expect(part.length).toBeLessThanOrEqual(65_536);
+      expect((part.match(/^```/gm) ?? []).length % 2).toBe(0);
+      expect((part.match(/<details>/g) ?? []).length).toBe((part.match(/<\/details>/g) ?? []).length);
+    }
+    for (let i = 0; i < count; i++) {
+      const holders = parts.filter((p) => p.includes(`<summary>`) && p.includes(`/config-${i}</`));
+      expect(holders.length, `config-${i} in exactly one part`).toBe(1);
+    }
+  });
+});

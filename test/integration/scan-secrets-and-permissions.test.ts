@@ -1,0 +1,116 @@
+// Secret values never appear in any output, plain or base64; a read-only
+// identity gets a scan of what it may read, with the rest named as problems.
+import { afterEach, describe, expect, it } from "vitest";
+import { contexts, kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
+
+let current: Scenario | undefined;
+afterEach(() => current?.cleanup());
+
+const gitValue = "git-password-4711";
+const handValue = "hand-typed-s3cr3t-0815";
+const b64 = (s: string) => Buffer.from(s).toString("base64");
+
+const files = {
+  "manifests/secret.yaml": `apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+type: Opaque
+stringData:
+  password: ${gitValue}
+`,
+  "manifests/config.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  LOG_LEVEL: info\n",
+};
+
+describe("undrift scan: secrets", () => {
+  it("shows a changed Secret value as changed, masked in text, JSON and markdown", async () => {
+    current = scenario({ files });
+    await current.applyGit();
+    expect((await current.scanJson()).code).toBe(0);
+
+    await kubectl([
+      "-n",
+      current.namespace,
+      "patch",
+      "secret",
+      "db",
+      "-p",
+      JSON.stringify({ data: { password: b64(handValue) } }),
+    ]);
+    for (const output of ["text", "json", "markdown"] as const) {
+      const result = await current.scan({ output });
+      expect(result.code).toBe(1);
+      for (const secret of [gitValue, handValue, b64(gitValue), b64(handValue)]) {
+        expect(result.stdout).not.toContain(secret);
+        expect(result.stderr).not.toContain(secret);
+      }
+      expect(result.stdout).toContain("*** (before)");
+      expect(result.stdout).toContain("*** (after)");
+    }
+    const { report } = await current.scanJson();
+    expect(report.resources.find((r) => r.kind === "Secret")?.changes).toEqual([
+      expect.objectContaining({
+        path: "/data/password",
+        desired: "*** (after)",
+        live: "*** (before)",
+        manager: "kubectl-patch",
+      }),
+    ]);
+  });
+
+  it("never prints the values of a missing or orphaned Secret", async () => {
+    current = scenario({ files });
+    await kubectl(["create", "namespace", current.namespace]);
+    await kubectl([
+      "-n",
+      current.namespace,
+      "create",
+      "secret",
+      "generic",
+      "stray",
+      `--from-literal=token=${handValue}`,
+    ]);
+    await kubectl(["-n", current.namespace, "label", "secret", "stray", `undrift.dev/target=${current.target}`]);
+    for (const output of ["text", "json", "markdown"] as const) {
+      const result = await current.scan({ output });
+      expect(result.code).toBe(1);
+      for (const secret of [gitValue, handValue, b64(gitValue), b64(handValue)])
+        expect(result.stdout).not.toContain(secret);
+    }
+  });
+});
+
+describe("undrift scan: a read-only identity", () => {
+  it("compares what it may list and names the kind it may not", async () => {
+    current = scenario({ files });
+    await current.applyGit();
+    await kubectl(["-n", current.namespace, "patch", "configmap", "settings", "-p", '{"data":{"LOG_LEVEL":"debug"}}']);
+
+    const result = await current.scan({ output: "json", context: contexts.reader });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.resources.map((r: { kind: string }) => r.kind)).toEqual(["ConfigMap"]);
+    expect(report.resources[0].changes).toEqual([
+      expect.objectContaining({ path: "/data/LOG_LEVEL", desired: "info", live: "debug" }),
+    ]);
+    expect(report.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: "Secret", message: expect.stringMatching(/cannot list secrets.*Forbidden/) }),
+      ]),
+    );
+    // The reader may not dry-run either, so the drift it reports is the local pass's, and it says so.
+    expect(report.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: "ConfigMap", message: expect.stringMatching(/not confirmed by dry-run/) }),
+      ]),
+    );
+  });
+
+  it("exits 2 when nothing could be compared", async () => {
+    current = scenario({ files: { "manifests/secret.yaml": files["manifests/secret.yaml"] } });
+    await current.applyGit();
+    const result = await current.scan({ output: "json", context: contexts.reader });
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stdout).problems[0].message).toMatch(/cannot list secrets/);
+  });
+});
