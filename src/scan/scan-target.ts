@@ -17,9 +17,9 @@ import { buildReport, type Pairing } from "../drift/build-report.ts";
 import { compareObject } from "../drift/compare-object.ts";
 import { loadJq } from "../drift/jq.ts";
 import { isSecret, redactSecretValues } from "../drift/mask.ts";
-import type { DriftReport, ScanProblem } from "../drift/types.ts";
+import type { DesiredObject, DriftReport, ScanProblem } from "../drift/types.ts";
 import { applyObject } from "../live/apply-object.ts";
-import { discover } from "../live/discovery.ts";
+import { discover, type ResourceIndex } from "../live/discovery.ts";
 import { KubeApiError } from "../live/errors.ts";
 import { desiredKey, fetchLive } from "../live/fetch-live.ts";
 import { KubeClient } from "../live/kube-client.ts";
@@ -40,12 +40,29 @@ export function pickTarget(config: RepoConfig, name: string): TargetConfig {
   return target;
 }
 
-export async function scanTarget(params: {
+/** A scan with the state remediation needs: the target, desired objects, the live pairs, the client and discovery. */
+export interface ScanResult {
+  config: RepoConfig;
+  target: TargetConfig;
+  report: DriftReport;
+  desired: DesiredObject[];
+  pairings: Pairing[];
+  client: KubeClient;
+  index: ResourceIndex;
+}
+
+export async function scanTarget(params: ScanParams): Promise<DriftReport> {
+  return (await runScan(params)).report;
+}
+
+export interface ScanParams {
   repoDir: string;
   targetName: string;
   kubeConfig: KubeConfig;
   config?: RepoConfig;
-}): Promise<DriftReport> {
+}
+
+export async function runScan(params: ScanParams): Promise<ScanResult> {
   const started = performance.now();
   const config = params.config ?? (await readRepoConfig(params.repoDir));
   const target = pickTarget(config, params.targetName);
