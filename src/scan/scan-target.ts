@@ -141,5 +141,5 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
     dryRuns,
     durationMs: Math.round(performance.now() - started),
   };
-  return report;
+  return { config, target, report, desired, pairings, client, index };
 }
