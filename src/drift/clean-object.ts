@@ -14,8 +14,8 @@ const serverMetadata = [
 ] as const;
 
 export function cleanObject(object: KubeObject): KubeObject {
-  const copy = structuredClone(object);
-  for (const name of serverMetadata) delete copy.metadata[name];
-  delete copy.status;
-  return copy;
+  // apiVersion, kind and metadata lead, as people write manifests (renderers such as kustomize sort keys).
+  const { apiVersion, kind, metadata, status: _status, ...rest } = structuredClone(object);
+  for (const name of serverMetadata) delete metadata[name];
+  return { apiVersion, kind, metadata, ...rest };
 }

@@ -46,6 +46,12 @@ export class ResourceIndex {
     return this.byGvk.get(`${group}/${version}/${kind}`);
   }
 
+  /** Whether a kind is namespaced, as finalizeDesired asks; undefined when the server does not serve it. */
+  scopeOf(apiVersion: string, kind: string): "Namespaced" | "Cluster" | undefined {
+    const r = this.find(apiVersion, kind);
+    return r ? (r.namespaced ? "Namespaced" : "Cluster") : undefined;
+  }
+
   /** Kinds that can be listed, one entry per group and kind, in the server's preferred version. */
   listable(): ApiResource[] {
     return this.resources.filter((r) => r.preferred && r.verbs.includes("list"));

@@ -79,10 +79,7 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
     objects: rendered.objects,
     namespace: target.namespace,
     trackingLabel: trackingLabel(target),
-    scopeOf: (apiVersion, kind) => {
-      const r = index.find(apiVersion, kind);
-      return r ? (r.namespaced ? "Namespaced" : "Cluster") : undefined;
-    },
+    scopeOf: (apiVersion, kind) => index.scopeOf(apiVersion, kind),
   });
   const live = await fetchLive({ client, index, desired, selector: target.tracking.selector });
   const problems: ScanProblem[] = [...live.problems];

@@ -84,10 +84,7 @@ export function scenario(params: { files: Record<string, string>; target?: Recor
         objects: rendered.objects,
         namespace: t.namespace,
         trackingLabel: trackingLabel(t),
-        scopeOf: (apiVersion, kind) => {
-          const r = index.find(apiVersion, kind);
-          return r ? (r.namespaced ? "Namespaced" : "Cluster") : undefined;
-        },
+        scopeOf: (apiVersion, kind) => index.scopeOf(apiVersion, kind),
       });
       const yaml = desired.map((d) => stringify(d.object)).join("---\n");
       await kubectl(["apply", "--server-side", "--field-manager=undrift", "--force-conflicts", "-f", "-"], yaml);
