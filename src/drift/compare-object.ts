@@ -60,7 +60,9 @@ export function compareObject(params: {
         ...ownership.owned
           .filter((o) => o.owner.manager === policy.fieldManager && o.owner.operation === "Apply")
           .filter((o) => valueAt(desired, o.path) === undefined && !isEmpty(valueAt(live, o.path)))
-          .map((o) => ({ path: o.path, pointer: pointerOf(live, o.path) ?? "", a: valueAt(live, o.path) })),
+          .map((o) => ({ path: o.path, pointer: pointerOf(live, o.path) ?? "", a: valueAt(live, o.path) }))
+          // An item the applier owns as a whole is one change, not one per field inside it.
+          .filter((d, _, all) => !coveredBy(d.path, all)),
       ];
   const human = humanAdded(ownership, desired, live, shapes, policy, applied);
   const all = [...applied, ...human];

@@ -87,9 +87,15 @@ function walkList(
     if (!tokensA.includes(undefined) && !tokensB.includes(undefined)) {
       const matched = new Set<number>();
       tokensA.forEach((token, i) => {
-        const j = findItem(b, keyOf(token!)!);
-        if (j >= 0 && !matched.has(j)) matched.add(j);
-        walk(a[i], j < 0 ? undefined : b[j], [...path, token!], [...segments, i], ctx, out);
+        const found = findItem(b, keyOf(token!)!, shape.keys);
+        // One item on each side pairs with at most one on the other.
+        const j = found >= 0 && !matched.has(found) ? found : -1;
+        if (j < 0) {
+          change(out, [...path, token!], [...segments, i], a[i], undefined);
+          return;
+        }
+        matched.add(j);
+        walk(a[i], b[j], [...path, token!], [...segments, i], ctx, out);
       });
       tokensB.forEach((token, j) => {
         if (!matched.has(j)) change(out, [...path, token!], [...segments, j], undefined, b[j]);

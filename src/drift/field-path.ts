@@ -19,19 +19,31 @@ export function itemMatchesKey(item: unknown, key: Record<string, unknown>): boo
   return Object.entries(key).every(([name, value]) => sameScalar(record[name], value));
 }
 
+// Key fields the API server defaults when Git leaves them out.
+const keyDefaults: Record<string, unknown> = { protocol: "TCP" };
+
 /**
- * Index of the item a key names: the exact match, else the one item that agrees on every key
- * field both sides set. Git often leaves a defaulted key field out (a port's `protocol: TCP`),
- * and the API server fills it in; the port is still the same port.
+ * Index of the item a key names: the exact match, else the one item that matches once key
+ * fields left out on either side take their default. Git often leaves `protocol: TCP` out of a
+ * port and the API server fills it in; that is still the same port, while 443/UDP is another.
  */
-export function findItem(list: unknown[], key: Record<string, unknown>): number {
+export function findItem(
+  list: unknown[],
+  key: Record<string, unknown>,
+  keyFields: string[] = Object.keys(key),
+): number {
   const exact = list.findIndex((item) => itemMatchesKey(item, key));
   if (exact >= 0) return exact;
+  const fields = [...new Set([...keyFields, ...Object.keys(key)])];
   const partial = list.flatMap((item, index) => {
     if (!item || typeof item !== "object") return [];
     const record = item as Record<string, unknown>;
-    const shared = Object.keys(key).filter((name) => record[name] !== undefined);
-    return shared.length > 0 && shared.every((name) => sameScalar(record[name], key[name])) ? [index] : [];
+    const matches = fields.every((name) => {
+      const a = record[name] ?? keyDefaults[name];
+      const b = key[name] ?? keyDefaults[name];
+      return a === undefined ? b === undefined : sameScalar(a, b);
+    });
+    return matches ? [index] : [];
   });
   return partial.length === 1 ? partial[0]! : -1;
 }

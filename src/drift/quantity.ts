@@ -10,7 +10,7 @@ const binary: Record<string, bigint> = {
   Ei: 1n << 60n,
 };
 const decimal: Record<string, number> = { n: -9, u: -6, m: -3, "": 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
-const pattern = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
+const pattern = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?\d+|[numkMGTPE])?$/;
 
 /** A quantity as an exact fraction numerator/denominator, or undefined when the text is not a quantity. */
 export function parseQuantity(text: unknown): { num: bigint; den: bigint } | undefined {
@@ -23,7 +23,8 @@ export function parseQuantity(text: unknown): { num: bigint; den: bigint } | und
   let num = BigInt(`${whole || "0"}${fraction}`) * (sign === "-" ? -1n : 1n);
   let den = 10n ** BigInt(fraction.length);
   const factor = binary[suffix];
-  const exponent = factor ? 0 : /^[eE]/.test(suffix) ? Number(suffix.slice(1)) : (decimal[suffix] ?? 0);
+  // "E" alone is exa; an exponent has digits ("1e3").
+  const exponent = factor ? 0 : /^[eE][+-]?\d/.test(suffix) ? Number(suffix.slice(1)) : (decimal[suffix] ?? 0);
   if (factor) num *= factor;
   if (exponent >= 0) num *= 10n ** BigInt(exponent);
   else den *= 10n ** BigInt(-exponent);
@@ -39,11 +40,14 @@ export function sameQuantity(a: unknown, b: unknown): boolean {
 
 const quantityParents = new Set(["f:limits", "f:requests", "f:hard", "f:capacity", "f:allocatable", "f:overhead"]);
 const limitRangeParents = new Set(["f:max", "f:min", "f:default", "f:defaultRequest", "f:maxLimitRequestRatio"]);
+// Kinds whose maps hold free text: a ConfigMap key named "requests" or "storage" is a string like any other.
+const textKinds = new Set(["ConfigMap", "Secret"]);
 
-/** Whether a path of a built-in kind holds a quantity (resources, quotas, limit ranges, sizeLimit). */
+/** Whether a path of a built-in kind holds a quantity (resources, quotas, limit ranges, an emptyDir's sizeLimit). */
 export function isQuantityPath(path: string[], kind: string): boolean {
+  if (textKinds.has(kind) || path[0] === "f:metadata") return false;
   const parent = path.at(-2) ?? "";
   if (quantityParents.has(parent)) return true;
-  if (path.at(-1) === "f:sizeLimit" || path.at(-1) === "f:storage") return true;
+  if (path.at(-1) === "f:sizeLimit" && parent === "f:emptyDir") return true;
   return kind === "LimitRange" && limitRangeParents.has(parent);
 }
