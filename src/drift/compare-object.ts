@@ -5,7 +5,7 @@
 // result it is exact: what applying Git would change, plus hand-added fields.
 
 import { cleanObject } from "./clean-object.ts";
-import { type DiffContext, diffValues, isEmpty, pointerOf, type ValueDiff, valueAt } from "./diff-values.ts";
+import { type DiffContext, deepEqual, diffValues, isEmpty, pointerOf, type ValueDiff, valueAt } from "./diff-values.ts";
 import { removePointer, setPath } from "./edit-object.ts";
 import { type FieldPath, pathKey } from "./field-path.ts";
 import { type IgnoreRule, type Jq, rulesFor, stripIgnored } from "./ignore-rules.ts";
@@ -30,6 +30,8 @@ export interface ObjectComparison {
   changes: Change[];
   /** The local pass found candidates only the API server can confirm (defaults, conversions, removals). */
   needsDryRun: boolean;
+  /** Hand-added candidates exist that may be server defaults (an object created with kubectl create owns those too). */
+  needsDefaults: boolean;
   /** Live and would-be objects as a diff should show them: cleaned, ignored fields removed. */
   live: KubeObject;
   wouldBe: KubeObject;
@@ -39,6 +41,8 @@ export function compareObject(params: {
   desired: KubeObject;
   live: KubeObject;
   wouldBe?: KubeObject;
+  /** The desired object as the server would create it fresh (a dry-run create): its values are defaults, not hand edits. */
+  defaulted?: KubeObject;
   group: string;
   policy: ComparePolicy;
 }): ObjectComparison {
@@ -64,7 +68,9 @@ export function compareObject(params: {
           // An item the applier owns as a whole is one change, not one per field inside it.
           .filter((d, _, all) => !coveredBy(d.path, all)),
       ];
-  const human = humanAdded(ownership, desired, live, shapes, policy, applied);
+  const human = humanAdded(ownership, desired, live, shapes, policy, applied).filter(
+    (d) => !params.defaulted || !deepEqual(valueAt(params.defaulted, d.path), d.a),
+  );
   const all = [...applied, ...human];
 
   const shown = structuredClone(wouldBe ?? live);
@@ -72,6 +78,7 @@ export function compareObject(params: {
   return {
     changes: all.map((d) => toChange(d, ownership)),
     needsDryRun: !wouldBe && applied.length > 0,
+    needsDefaults: !params.defaulted && human.length > 0,
     live,
     wouldBe: shown,
   };
@@ -98,6 +105,14 @@ function stringDataToData(secret: KubeObject): void {
   delete secret.stringData;
 }
 
+// Values the API server allocates, which a creator's managedFields entry owns but no person chose.
+const allocated = [
+  ["f:spec", "f:clusterIP"],
+  ["f:spec", "f:clusterIPs"],
+  ["f:spec", "f:healthCheckNodePort"],
+].map((p) => p.join("/"));
+const isAllocated = (path: FieldPath) => allocated.includes(path.join("/")) || path.at(-1) === "f:nodePort";
+
 /** Rule 3: fields a person's tool set that Git does not set (whole list items count once). */
 function humanAdded(
   ownership: Ownership,
@@ -112,7 +127,7 @@ function humanAdded(
   const owned = ownership.owned.filter((o) => policy.isHuman(o.owner.manager)).map((o) => o.path);
   owned.sort((a, b) => a.length - b.length);
   for (const path of owned) {
-    if (seen.has(pathKey(path)) || coveredBy(path, out) || coveredBy(path, already)) continue;
+    if (seen.has(pathKey(path)) || coveredBy(path, out) || coveredBy(path, already) || isAllocated(path)) continue;
     if (setByGit(desired, path, shapes)) continue;
     const value = valueAt(live, path);
     if (isEmpty(value)) continue;

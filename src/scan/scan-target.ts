@@ -10,21 +10,19 @@ import { readRepoConfig } from "../config/load-config.ts";
 import type { RepoConfig, TargetConfig } from "../config/schema.ts";
 import { trackingLabel } from "../config/tracking-label.ts";
 import { finalizeDesired } from "../desired/finalize-desired.ts";
-import { describeKey, groupOf, keyString, objectKey } from "../desired/object-key.ts";
+import { groupOf, keyString, objectKey } from "../desired/object-key.ts";
 import { renderTarget } from "../desired/render-target.ts";
 import { repoRevision } from "../desired/repo-revision.ts";
 import { buildReport, type Pairing } from "../drift/build-report.ts";
 import { compareObject } from "../drift/compare-object.ts";
 import { loadJq } from "../drift/jq.ts";
-import { isSecret, redactSecretValues } from "../drift/mask.ts";
 import type { DesiredObject, DriftReport, ScanProblem } from "../drift/types.ts";
-import { applyObject } from "../live/apply-object.ts";
 import { discover, type ResourceIndex } from "../live/discovery.ts";
-import { KubeApiError } from "../live/errors.ts";
 import { desiredKey, fetchLive } from "../live/fetch-live.ts";
 import { KubeClient } from "../live/kube-client.ts";
 import { mapLimit } from "../live/map-limit.ts";
 import { comparePolicy } from "./compare-policy.ts";
+import { confirmDrift } from "./confirm-drift.ts";
 
 /** A target name the config does not have. */
 export class UnknownTargetError extends Error {
@@ -99,33 +97,12 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
     const comparison = compareObject({ desired: d.object, live: object, group, policy });
     const pairing: Pairing = { desired: d, live: object, comparison };
     pairings.push(pairing);
-    if (comparison.needsDryRun) toConfirm.push(pairing);
+    if (comparison.needsDryRun || comparison.needsDefaults) toConfirm.push(pairing);
   }
   let dryRuns = 0;
   await mapLimit(toConfirm, 8, async (pairing) => {
-    const d = pairing.desired!;
-    const resource = index.find(d.object.apiVersion, d.object.kind)!;
-    try {
-      dryRuns++;
-      const wouldBe = await applyObject({
-        client,
-        resource,
-        object: d.object,
-        fieldManager: target.fieldManager,
-        force: true,
-        dryRun: true,
-      });
-      const group = groupOf(d.object.apiVersion);
-      pairing.comparison = compareObject({ desired: d.object, live: pairing.live!, wouldBe, group, policy });
-    } catch (error) {
-      if (!(error instanceof KubeApiError)) throw error;
-      // Keep the local result, and say it is unconfirmed and why (a read-only identity may not dry-run).
-      const message = isSecret(d.object) ? redactSecretValues(error.message, [d.object]) : error.message;
-      problems.push({
-        ...objectKey(d.object),
-        message: `${describeKey(objectKey(d.object))}: not confirmed by dry-run: ${message}`,
-      });
-    }
+    const result = await confirmDrift({ pairing, client, index, fieldManager: target.fieldManager, policy, problems });
+    dryRuns += result.dryRuns;
   });
 
   const declared = new Set(desired.map((d) => keyString(objectKey(d.object))));

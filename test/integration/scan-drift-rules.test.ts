@@ -217,6 +217,34 @@ describe("undrift scan: drift rules", () => {
     expect(report.summary).toEqual({ inSync: 1, drifted: 0, missing: 0, orphaned: 1 });
   });
 
+  it("adopts objects first made with kubectl create: their defaults are not hand edits, a later edit is", async () => {
+    current = scenario({
+      files: {
+        "manifests/web.yaml": deployment,
+        "manifests/svc.yaml":
+          "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports:\n    - port: 80\n",
+      },
+    });
+    const s = current;
+    await kubectl(["create", "namespace", s.namespace]);
+    for (const file of ["web.yaml", "svc.yaml"]) {
+      await kubectl(["-n", s.namespace, "create", "-f", `${s.repoDir}/manifests/${file}`]);
+    }
+    await kubectl(["-n", s.namespace, "label", "deploy/web", "svc/web", `undrift.dev/target=${s.target}`]);
+    const adopted = await s.scanJson();
+    expect(adopted.report.resources.map((r) => [r.kind, r.status, r.changes])).toEqual([
+      ["Service", "in-sync", []],
+      ["Deployment", "in-sync", []],
+    ]);
+    expect(adopted.code).toBe(0);
+
+    await kubectl(["-n", s.namespace, "set", "env", "deploy/web", "DEBUG=1"]);
+    const { report } = await s.scanJson();
+    expect(resource(report, "Deployment", "web").changes).toEqual([
+      expect.objectContaining({ path: "/spec/template/spec/containers/0/env/1", manager: "kubectl-set" }),
+    ]);
+  });
+
   it("reports an object deleted by hand as missing", async () => {
     const s = await withDeployment();
     await kubectl(["-n", s.namespace, "delete", "deploy/web"]);
