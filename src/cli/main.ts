@@ -9,7 +9,8 @@ const usage = `undrift: turns Kubernetes drift from Git into reviewable changes
 Usage:
   undrift scan    --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--output text|json|markdown]
   undrift codify  --repo DIR --target NAME [...]      edit the files under DIR so Git matches the cluster
-  undrift revert  --repo DIR --target NAME [--prune] [--force-prune] [--dry-run]   apply Git to the cluster
+  undrift revert  --repo DIR --target NAME [--prune [--force-prune] [--propagation background|foreground|orphan]]
+                  [--wait | --no-wait] [--dry-run] [--output text|json]   apply Git to the cluster
   undrift preview --repo DIR --base REF --head REF --target NAME [...]   what merging head would change
   undrift web | worker [--clusters a,b] | audit [--repo R] [--since T]
 
@@ -23,6 +24,8 @@ type Command = (argv: string[]) => Promise<number>;
 
 const commands: Record<string, () => Promise<Command>> = {
   scan: async () => (await import("./scan-command.ts")).scanCommand,
+  codify: async () => (await import("./codify-command.ts")).codifyCommand,
+  revert: async () => (await import("./revert-command.ts")).revertCommand,
 };
 
 function version(): string {

@@ -1,5 +1,10 @@
 // Typed errors of the live stage. The worker and the CLI classify by class, once.
 
+/** A Status object's details: for a 409 apply conflict, one cause per field with the manager that owns it. */
+export interface StatusDetails {
+  causes?: Array<{ type?: string; message?: string; field?: string }>;
+}
+
 /** The API server answered with an error status; `reason` is the Status reason (Forbidden, NotFound, Expired, ...). */
 export class KubeApiError extends Error {
   override name = "KubeApiError";
@@ -7,13 +12,22 @@ export class KubeApiError extends Error {
   readonly reason: string;
   readonly verb: string;
   readonly path: string;
+  readonly details?: StatusDetails;
 
-  constructor(params: { status: number; reason: string; message: string; verb: string; path: string }) {
+  constructor(params: {
+    status: number;
+    reason: string;
+    message: string;
+    verb: string;
+    path: string;
+    details?: StatusDetails | undefined;
+  }) {
     super(`${params.verb} ${params.path}: ${params.status} ${params.reason}: ${params.message}`);
     this.status = params.status;
     this.reason = params.reason;
     this.verb = params.verb;
     this.path = params.path;
+    if (params.details) this.details = params.details;
   }
 }
 

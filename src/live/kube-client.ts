@@ -5,7 +5,15 @@
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { ClusterUnreachableError, KubeApiError } from "./errors.ts";
+import { ClusterUnreachableError, KubeApiError, type StatusDetails } from "./errors.ts";
+
+function parseStatus(text: string): { reason?: string; message?: string; details?: StatusDetails } | undefined {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 export interface KubeRequest {
   method: "GET" | "PATCH" | "POST" | "PUT" | "DELETE";
@@ -38,27 +46,37 @@ export class KubeClient {
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
+    const payload =
+      req.body === undefined ? undefined : typeof req.body === "string" ? req.body : JSON.stringify(req.body);
     const options: RequestOptions = {
       method: req.method,
       headers: {
         accept: req.accept ?? "application/json",
-        ...(req.body === undefined ? {} : { "content-type": req.contentType ?? "application/json" }),
+        // Node neither chunks nor sizes a DELETE body by itself: without a length the server never reads it.
+        ...(payload === undefined
+          ? {}
+          : { "content-type": req.contentType ?? "application/json", "content-length": Buffer.byteLength(payload) }),
       },
       timeout: this.timeoutMs,
     };
     await this.kubeConfig.applyToHTTPSOptions(options);
     this.requests++;
-    const { status, text } = await this.exchange(url, options, req.body);
-    const body = text ? JSON.parse(text) : undefined;
+    const { status, text } = await this.exchange(url, options, payload);
     if (status >= 400) {
-      const reason = (body?.reason as string | undefined) ?? String(status);
-      const message = (body?.message as string | undefined) ?? text.slice(0, 500);
-      throw new KubeApiError({ status, reason, message, verb: req.method, path: req.path });
+      // Errors are a Status object, except some from the HTTP layer ("404 page not found" for a kind that just went away).
+      const body = parseStatus(text);
+      const reason = body?.reason ?? String(status);
+      const message = body?.message ?? text.slice(0, 500).trim();
+      throw new KubeApiError({ status, reason, message, verb: req.method, path: req.path, details: body?.details });
     }
-    return body as T;
+    return (text ? JSON.parse(text) : undefined) as T;
   }
 
-  private exchange(url: URL, options: RequestOptions, body: unknown): Promise<{ status: number; text: string }> {
+  private exchange(
+    url: URL,
+    options: RequestOptions,
+    body: string | undefined,
+  ): Promise<{ status: number; text: string }> {
     const send = url.protocol === "http:" ? httpRequest : httpsRequest;
     return new Promise((resolve, reject) => {
       const req = send(url, options, (res) => {
@@ -69,7 +87,7 @@ export class KubeClient {
       });
       req.on("timeout", () => req.destroy(new Error(`no answer within ${this.timeoutMs / 1000}s`)));
       req.on("error", (error) => reject(new ClusterUnreachableError(this.server, { cause: error })));
-      req.end(body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body));
+      req.end(body);
     });
   }
 }

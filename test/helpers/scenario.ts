@@ -86,7 +86,8 @@ export function scenario(params: { files: Record<string, string>; target?: Recor
         trackingLabel: trackingLabel(t),
         scopeOf: (apiVersion, kind) => index.scopeOf(apiVersion, kind),
       });
-      const yaml = desired.map((d) => stringify(d.object)).join("---\n");
+      // kubectl reads YAML 1.1, where an unquoted `on` is a boolean: write 1.1, which quotes it.
+      const yaml = desired.map((d) => stringify(d.object, { version: "1.1" })).join("---\n");
       await kubectl(["apply", "--server-side", "--field-manager=undrift", "--force-conflicts", "-f", "-"], yaml);
     },
     scan(options = {}) {

@@ -1,0 +1,58 @@
+// Deletes the orphans a prune plan allows, one at a time in the plan's order
+// (dependents before what holds them), or asks the server to check each delete
+// without doing it (dryRun=All): both yield the same records. Each orphan is read
+// again first: one whose uid or resourceVersion moved since the scan (a label
+// removed, an opt-out added, re-created) is not the object that was judged safe
+// to delete, and is left for the next revert to judge.
+import type { KubeObject } from "../../drift/types.ts";
+import { deleteObject, type PropagationPolicy } from "../../live/delete-object.ts";
+import type { ResourceIndex } from "../../live/discovery.ts";
+import { getObject } from "../../live/get-object.ts";
+import type { KubeClient } from "../../live/kube-client.ts";
+import { refOf } from "../revert/ref-of.ts";
+import { asApiError } from "../revert/revert-error.ts";
+import type { ObjectRecord } from "../revert/types.ts";
+
+export async function pruneOrphans(params: {
+  client: KubeClient;
+  index: ResourceIndex;
+  deletions: KubeObject[];
+  propagationPolicy: PropagationPolicy;
+  dryRun: boolean;
+}): Promise<ObjectRecord[]> {
+  const { client, dryRun } = params;
+  const records: ObjectRecord[] = [];
+  for (const object of params.deletions) {
+    const ref = refOf(object);
+    const resource = params.index.find(object.apiVersion, object.kind);
+    if (!resource) {
+      records.push({ ...ref, action: "failed", reason: "its kind is no longer served by the cluster" });
+      continue;
+    }
+    try {
+      const now = await getObject({ client, resource, object });
+      if (!now) {
+        records.push({ ...ref, action: "deleted", reason: "already gone" });
+        continue;
+      }
+      const { uid, resourceVersion } = object.metadata;
+      if (now.metadata.uid !== uid || now.metadata.resourceVersion !== resourceVersion) {
+        const reason = "changed since the scan, so not deleted; run revert again to judge it anew";
+        records.push({ ...ref, action: "failed", reason });
+        continue;
+      }
+      const outcome = await deleteObject({
+        client,
+        resource,
+        object,
+        propagationPolicy: params.propagationPolicy,
+        dryRun,
+      });
+      records.push({ ...ref, action: "deleted", ...(outcome === "gone" ? { reason: "already gone" } : {}) });
+    } catch (caught) {
+      const error = asApiError(object, "delete failed", caught);
+      records.push({ ...ref, action: "failed", reason: `delete refused: ${error.message}` });
+    }
+  }
+  return records;
+}

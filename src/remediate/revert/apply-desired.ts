@@ -1,0 +1,105 @@
+// One drifted or missing object applied by server-side apply, after the fields
+// people changed by hand have passed to the applier; or the dry-run twin of
+// both steps, which yields the record the real run would.
+import { isSecret, redactSecretValues } from "../../drift/mask.ts";
+import type { KubeObject } from "../../drift/types.ts";
+import { applyObject } from "../../live/apply-object.ts";
+import type { ApiResource } from "../../live/discovery.ts";
+import type { KubeClient } from "../../live/kube-client.ts";
+import { patchManagedFields } from "../../live/patch-managed-fields.ts";
+import { isApplyConflict, parseApplyConflicts } from "./parse-apply-conflicts.ts";
+import type { PlannedObject } from "./plan-revert.ts";
+import { refOf } from "./ref-of.ts";
+import { asApiError } from "./revert-error.ts";
+import { takeOverHumanFields } from "./take-over-human-fields.ts";
+import type { ObjectRecord } from "./types.ts";
+
+export interface AppliedObject {
+  record: ObjectRecord;
+  /** The object as the apply left it (or would leave it, in a dry run); absent when it failed. */
+  applied?: KubeObject;
+}
+
+export async function applyDesired(params: {
+  client: KubeClient;
+  resource: ApiResource;
+  planned: PlannedObject;
+  fieldManager: string;
+  force: boolean;
+  isHuman: (manager: string) => boolean;
+  dryRun: boolean;
+  /** RFC 3339 time for the takeover's managedFields entry. */
+  time: string;
+}): Promise<AppliedObject> {
+  const { client, resource, planned, fieldManager, dryRun } = params;
+  const object = planned.desired.object;
+  const record: ObjectRecord = {
+    ...refOf(object),
+    action: planned.status === "missing" ? "created" : "configured",
+    ...(planned.changes.length > 0 ? { changes: planned.changes } : {}),
+  };
+  const fail = (reason: string, extra: Partial<ObjectRecord> = {}): AppliedObject => ({
+    record: {
+      ...record,
+      ...extra,
+      action: "failed",
+      reason: isSecret(object) ? redactSecretValues(reason, [object]) : reason,
+    },
+  });
+
+  // 1. Fields people changed by hand pass to the applier, so the apply removes or restores them.
+  const takeover =
+    planned.live &&
+    takeOverHumanFields({
+      entries: planned.live.metadata.managedFields,
+      fieldManager,
+      apiVersion: object.apiVersion,
+      isHuman: params.isHuman,
+      time: params.time,
+    });
+  if (takeover && planned.live) {
+    record.takenFrom = takeover.takenFrom;
+    try {
+      await patchManagedFields({
+        client,
+        resource,
+        object: planned.live,
+        managedFields: takeover.managedFields,
+        fieldManager,
+        dryRun,
+      });
+    } catch (caught) {
+      const error = asApiError(object, "taking over hand-made fields failed", caught);
+      if (error.status === 409)
+        return fail("changed since the scan, so not applied; run revert again to judge it anew");
+      return fail(`taking over hand-made fields refused: ${error.message}`);
+    }
+  }
+
+  // 2. The apply itself, with the target's force.
+  const apply = (force: boolean) => applyObject({ client, resource, object, fieldManager, force, dryRun });
+  try {
+    return { record, applied: await apply(params.force) };
+  } catch (caught) {
+    const error = asApiError(object, "apply failed", caught);
+    const refused = `apply refused: ${error.message}`;
+    if (error.status !== 409 || !isApplyConflict(error.message)) return fail(refused);
+    let conflicts = parseApplyConflicts(error.message);
+    // A dry run cannot persist the takeover, so the people's fields still conflict here; the real
+    // run owns them by the time it applies. Only the other managers' conflicts are the real run's.
+    if (dryRun && takeover) {
+      conflicts = conflicts.filter((c) => c.subresource === "status" || !params.isHuman(c.manager));
+      if (conflicts.length === 0) {
+        try {
+          return { record, applied: await apply(true) };
+        } catch (retry) {
+          return fail(`apply refused: ${asApiError(object, "apply failed", retry).message}`);
+        }
+      }
+    }
+    if (conflicts.length === 0) return fail(refused);
+    const owners = [...new Set(conflicts.map((c) => `"${c.manager}"`))].join(", ");
+    const fields = conflicts.length === 1 ? "a field" : `${conflicts.length} fields`;
+    return fail(`conflict: ${fields} owned by ${owners}; force: true in the target takes them`, { conflicts });
+  }
+}

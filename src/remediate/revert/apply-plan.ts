@@ -1,0 +1,122 @@
+// Applies a revert plan stage by stage (CRDs, Namespaces, cluster-scoped,
+// namespaced), up to 8 objects at once within a stage. Between stages it waits
+// for what later stages need:
+//   - after CRDs: each applied CRD Established, then discovery serving its kind;
+//   - after Namespaces: each applied Namespace Active (wait modes all and dependencies).
+// A dry run waits for nothing: nothing it applies exists afterwards. Custom
+// resources of a CRD the dry run only checked cannot be checked themselves
+// (their kind is not served yet) and are recorded as the real run would.
+import { groupOf } from "../../desired/object-key.ts";
+import type { KubeObject } from "../../drift/types.ts";
+import type { ResourceIndex } from "../../live/discovery.ts";
+import type { KubeClient } from "../../live/kube-client.ts";
+import { mapLimit } from "../../live/map-limit.ts";
+import { applyDesired } from "./apply-desired.ts";
+import { definedKind } from "./apply-stage.ts";
+import { awaitKinds } from "./await-kinds.ts";
+import type { PlannedObject } from "./plan-revert.ts";
+import { recordHealth } from "./record-health.ts";
+import { refOf } from "./ref-of.ts";
+import type { ObjectRecord, WaitMode } from "./types.ts";
+
+export interface AppliedEntry {
+  planned: PlannedObject;
+  record: ObjectRecord;
+  /** The object as the apply returned it. */
+  applied?: KubeObject;
+}
+
+export async function applyPlan(params: {
+  client: KubeClient;
+  index: ResourceIndex;
+  objects: PlannedObject[];
+  fieldManager: string;
+  force: boolean;
+  isHuman: (manager: string) => boolean;
+  dryRun: boolean;
+  wait: WaitMode;
+  deadline: number;
+}): Promise<{ entries: AppliedEntry[]; index: ResourceIndex }> {
+  const { client, dryRun } = params;
+  let index = params.index;
+  const time = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const entries: AppliedEntry[] = [];
+  const crds = new Map<string, AppliedEntry>();
+  const kindOf = (o: KubeObject) => `${groupOf(o.apiVersion)}/${o.kind}`;
+  const usedKinds = new Set(params.objects.map((p) => kindOf(p.desired.object)));
+  const changed = (e: AppliedEntry) => e.record.action === "created" || e.record.action === "configured";
+
+  const step = async (planned: PlannedObject): Promise<AppliedEntry> => {
+    const object = planned.desired.object;
+    const ref = refOf(object);
+    if (planned.status === "in-sync") return { planned, record: { ...ref, action: "unchanged" } };
+    if (planned.status === "not-compared") {
+      const reason = "not compared by the scan (see its problems), so not applied unseen";
+      return { planned, record: { ...ref, action: "skipped", reason } };
+    }
+    const resource = index.find(object.apiVersion, object.kind);
+    if (!resource) return { planned, record: unserved(planned, crds.get(kindOf(object)), dryRun) };
+    const { record, applied } = await applyDesired({
+      client,
+      resource,
+      planned,
+      fieldManager: params.fieldManager,
+      force: params.force,
+      isHuman: params.isHuman,
+      dryRun,
+      time,
+    });
+    return { planned, record, ...(applied ? { applied } : {}) };
+  };
+
+  for (const stage of [0, 1, 2, 3] as const) {
+    const objects = params.objects.filter((p) => p.stage === stage);
+    const done = await mapLimit(objects, 8, step);
+    entries.push(...done);
+    if (stage === 0) for (const e of done) remember(crds, e);
+    if (dryRun) continue;
+    if (stage === 0) {
+      // Custom resources need their CRD Established whatever the wait mode: that is order, not health.
+      const awaited = done.filter(
+        (e) => changed(e) && (params.wait !== "none" || usedKinds.has(definedKind(e.planned.desired.object) ?? "")),
+      );
+      await recordHealth({ client, index, entries: awaited, wait: true, deadline: params.deadline });
+      const unserved = params.objects.filter(
+        (p) => p.stage > 1 && !index.find(p.desired.object.apiVersion, p.desired.object.kind),
+      );
+      if (unserved.length > 0 && awaited.length > 0) {
+        index = await awaitKinds({ client, objects: unserved.map((p) => p.desired.object), deadline: params.deadline });
+      }
+    }
+    if (stage === 1 && params.wait !== "none") {
+      await recordHealth({ client, index, entries: done.filter(changed), wait: true, deadline: params.deadline });
+    }
+  }
+  return { entries, index };
+}
+
+function remember(crds: Map<string, AppliedEntry>, entry: AppliedEntry): void {
+  const kind = definedKind(entry.planned.desired.object);
+  if (kind) crds.set(kind, entry);
+}
+
+/** The record of an object whose kind the cluster does not serve: its CRD is in this target but not (yet) usable. */
+function unserved(planned: PlannedObject, crd: AppliedEntry | undefined, dryRun: boolean): ObjectRecord {
+  const object = planned.desired.object;
+  const ref = refOf(object);
+  const name = crd?.planned.desired.object.metadata.name;
+  if (!crd)
+    return { ...ref, action: "failed", reason: `the cluster does not serve ${object.apiVersion} ${object.kind}` };
+  const crdOk =
+    crd.record.action === "created" || crd.record.action === "configured" || crd.record.action === "unchanged";
+  if (dryRun && crdOk) {
+    const reason = `not checked by the server: ${object.kind} is served only once CustomResourceDefinition ${name} is applied`;
+    return { ...ref, action: planned.status === "missing" ? "created" : "configured", reason };
+  }
+  const why = !crdOk
+    ? `was ${crd.record.action === "failed" ? "not applied" : "skipped"}`
+    : crd.record.health && crd.record.health.status !== "healthy"
+      ? `is not Established (${crd.record.health.message ?? crd.record.health.status})`
+      : `is applied, but the cluster does not serve ${object.apiVersion} ${object.kind}`;
+  return { ...ref, action: "skipped", reason: `waits for CustomResourceDefinition ${name}, which ${why}` };
+}

@@ -1,0 +1,21 @@
+// After CustomResourceDefinitions are applied and Established, the API server
+// takes a moment to serve their kinds in discovery. Discover again until every
+// object's kind resolves, or the deadline passes; the caller reports the rest.
+import type { KubeObject } from "../../drift/types.ts";
+import { discover, type ResourceIndex } from "../../live/discovery.ts";
+import type { KubeClient } from "../../live/kube-client.ts";
+
+export async function awaitKinds(params: {
+  client: KubeClient;
+  objects: KubeObject[];
+  deadline: number;
+  sleep?: (ms: number) => Promise<void>;
+}): Promise<ResourceIndex> {
+  const sleep = params.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  for (;;) {
+    const index = await discover(params.client);
+    if (params.objects.every((o) => index.find(o.apiVersion, o.kind))) return index;
+    if (Date.now() >= params.deadline) return index;
+    await sleep(250);
+  }
+}

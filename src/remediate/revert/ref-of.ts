@@ -1,0 +1,14 @@
+// The identity fields every record carries, from an object.
+import type { KubeObject } from "../../drift/types.ts";
+import type { ObjectRecord } from "./types.ts";
+
+export type ObjectRef = Pick<ObjectRecord, "apiVersion" | "kind" | "namespace" | "name">;
+
+export function refOf(object: KubeObject): ObjectRef {
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
+    name: object.metadata.name,
+  };
+}

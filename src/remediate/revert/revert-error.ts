@@ -1,0 +1,25 @@
+// An error that stops a revert, named after the object it was working on, as
+// `Deployment/shop/web: apply failed: cluster at https://... is unreachable`.
+// Refusals by the API server are not errors: they become failed records.
+import type { KubeObject } from "../../drift/types.ts";
+import { KubeApiError } from "../../live/errors.ts";
+
+export class RevertError extends Error {
+  override name = "RevertError";
+
+  constructor(object: Pick<KubeObject, "kind" | "metadata">, what: string, options: { cause: unknown }) {
+    const why = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    super(`${objectPathName(object)}: ${what}: ${why}`, options);
+  }
+}
+
+/** `Deployment/shop/web`, or `Namespace/shop` for a cluster-scoped object. */
+export function objectPathName(object: Pick<KubeObject, "kind" | "metadata">): string {
+  return [object.kind, object.metadata.namespace, object.metadata.name].filter(Boolean).join("/");
+}
+
+/** The API server's refusal, which becomes a failed record; any other error stops the revert, naming the object. */
+export function asApiError(object: Pick<KubeObject, "kind" | "metadata">, what: string, error: unknown): KubeApiError {
+  if (error instanceof KubeApiError) return error;
+  throw new RevertError(object, what, { cause: error });
+}
