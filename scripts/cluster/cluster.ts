@@ -143,7 +143,7 @@ export async function up(): Promise<{ kubeconfig: string; started: boolean }> {
       `--secure-port=${apiPort}`,
       "--bind-address=127.0.0.1",
       "--advertise-address=127.0.0.1",
-      "--service-cluster-ip-range=10.0.0.0/24",
+      "--service-cluster-ip-range=10.0.0.0/16",
       "--allow-privileged=true",
       "--disable-admission-plugins=ServiceAccount",
       "--authorization-mode=RBAC",

@@ -19,9 +19,10 @@ export async function renderPlain({ repoDir, targetPath }: { repoDir: string; ta
   const files = await manifestFiles({ repoDir, dir: join(repoDir, targetPath), skipped });
   // Code-unit order, not locale order, so every machine renders the same sequence.
   files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const file of files) {
-    const text = await readFile(join(repoDir, file), "utf8");
-    for (const { index, value } of parseManifests({ file, text })) {
+  // Read in parallel (thousands of small files), parse in order.
+  const texts = await Promise.all(files.map((file) => readFile(join(repoDir, file), "utf8")));
+  for (const [i, file] of files.entries()) {
+    for (const { index, value } of parseManifests({ file, text: texts[i]! })) {
       const found = extractObjects({ value, source: { file, document: index } });
       objects.push(...found.objects);
       skipped.push(...found.skipped);

@@ -50,29 +50,27 @@ export function compareObject(params: {
   const ownership = Ownership.of(params.live);
   const builtin = isBuiltinGroup(group);
   const shapes = new ListShapes({ ownership: [ownership, Ownership.of(params.wouldBe)], builtin });
-  const [desired, live, wouldBe] = prepare([params.desired, params.live, params.wouldBe], ownership, group, policy);
   const context: DiffContext = {
     shapes,
     sameScalar: (path, a, b) => a === b || (builtin && isQuantityPath(path, params.live.kind) && sameQuantity(a, b)),
   };
+  const find = (desired: KubeObject, live: KubeObject, wouldBe?: KubeObject) =>
+    findDrift({ desired, live, wouldBe, defaulted: params.defaulted, ownership, shapes, context, policy });
 
-  // Rules 1 and 2: what applying Git changes. Exact from the dry-run; else Git-set differences and applier-owned fields Git dropped.
-  const applied: ValueDiff[] = wouldBe
-    ? diffValues(live, wouldBe, context)
-    : [
-        ...diffValues(live, desired, context).filter((d) => d.b !== undefined),
-        ...ownership.owned
-          .filter((o) => o.owner.manager === policy.fieldManager && o.owner.operation === "Apply")
-          .filter((o) => valueAt(desired, o.path) === undefined && !isEmpty(valueAt(live, o.path)))
-          .map((o) => ({ path: o.path, pointer: pointerOf(live, o.path) ?? "", a: valueAt(live, o.path) }))
-          // An item the applier owns as a whole is one change, not one per field inside it.
-          .filter((d, _, all) => !coveredBy(d.path, all)),
-      ];
-  const human = humanAdded(ownership, desired, live, shapes, policy, applied).filter(
-    (d) => !params.defaulted || !deepEqual(valueAt(params.defaulted, d.path), d.a),
-  );
+  // Most objects are in sync: settle those on the objects as they are, without copying them.
+  // Anything found here is looked at again on clean copies with noise and ignored fields removed.
+  const quick =
+    !params.wouldBe && !isSecret(params.desired) && rulesFor(policy.ignoreRules, params.live, group).length === 0;
+  if (quick) {
+    const found = find(params.desired, params.live);
+    if (found.applied.length + found.human.length === 0) {
+      return { changes: [], needsDryRun: false, needsDefaults: false, live: params.live, wouldBe: params.live };
+    }
+  }
+
+  const [desired, live, wouldBe] = prepare([params.desired, params.live, params.wouldBe], ownership, group, policy);
+  const { applied, human } = find(desired, live, wouldBe);
   const all = [...applied, ...human];
-
   const shown = structuredClone(wouldBe ?? live);
   for (const d of wouldBe ? human : all) setPath(shown, d.path, d.b);
   return {
@@ -82,6 +80,35 @@ export function compareObject(params: {
     live,
     wouldBe: shown,
   };
+}
+
+/** Rules 1 and 2 (what applying Git changes: exact from the dry-run, else Git-set differences and fields the applier owned that Git dropped) and rule 3. */
+function findDrift(params: {
+  desired: KubeObject;
+  live: KubeObject;
+  wouldBe?: KubeObject | undefined;
+  defaulted?: KubeObject | undefined;
+  ownership: Ownership;
+  shapes: ListShapes;
+  context: DiffContext;
+  policy: ComparePolicy;
+}): { applied: ValueDiff[]; human: ValueDiff[] } {
+  const { desired, live, wouldBe, ownership, policy } = params;
+  const applied: ValueDiff[] = wouldBe
+    ? diffValues(live, wouldBe, params.context)
+    : [
+        ...diffValues(live, desired, { ...params.context, bSetOnly: true }),
+        ...ownership.owned
+          .filter((o) => o.owner.manager === policy.fieldManager && o.owner.operation === "Apply")
+          .filter((o) => valueAt(desired, o.path) === undefined && !isEmpty(valueAt(live, o.path)))
+          .map((o) => ({ path: o.path, pointer: pointerOf(live, o.path) ?? "", a: valueAt(live, o.path) }))
+          // An item the applier owns as a whole is one change, not one per field inside it.
+          .filter((d, _, all) => !coveredBy(d.path, all)),
+      ];
+  const human = humanAdded(ownership, desired, live, params.shapes, policy, applied).filter(
+    (d) => !params.defaulted || !deepEqual(valueAt(params.defaulted, d.path), d.a),
+  );
+  return { applied, human };
 }
 
 /** Clean copies of each object with noise and ignored fields removed, so they compare like for like. */

@@ -17,6 +17,8 @@ export interface DiffContext {
   shapes: ListShapes;
   /** Whether two scalars at a path are the same value (quantities by amount). */
   sameScalar(path: FieldPath, a: unknown, b: unknown): boolean;
+  /** Only what side `b` sets: keys and list items only `a` has are not walked (Git-set fields against live). */
+  bSetOnly?: boolean;
 }
 
 type Json = unknown;
@@ -59,7 +61,9 @@ function walk(a: Json, b: Json, path: FieldPath, segments: Array<string | number
   if ((isMap(a) || isEmpty(a)) && (isMap(b) || isEmpty(b))) {
     const left = isMap(a) ? a : {};
     const right = isMap(b) ? b : {};
-    const keys = [...Object.keys(left), ...Object.keys(right).filter((k) => !(k in left))];
+    const keys = ctx.bSetOnly
+      ? Object.keys(right)
+      : [...Object.keys(left), ...Object.keys(right).filter((k) => !(k in left))];
     for (const key of keys) walk(left[key], right[key], [...path, field(key)], [...segments, key], ctx, out);
     return;
   }
@@ -91,7 +95,7 @@ function walkList(
         // One item on each side pairs with at most one on the other.
         const j = found >= 0 && !matched.has(found) ? found : -1;
         if (j < 0) {
-          change(out, [...path, token!], [...segments, i], a[i], undefined);
+          if (!ctx.bSetOnly) change(out, [...path, token!], [...segments, i], a[i], undefined);
           return;
         }
         matched.add(j);
@@ -107,7 +111,7 @@ function walkList(
     const jsonA = a.map((x) => JSON.stringify(x));
     const jsonB = b.map((x) => JSON.stringify(x));
     jsonA.forEach((j, i) => {
-      if (!jsonB.includes(j)) change(out, [...path, `v:${j}`], [...segments, i], a[i], undefined);
+      if (!ctx.bSetOnly && !jsonB.includes(j)) change(out, [...path, `v:${j}`], [...segments, i], a[i], undefined);
     });
     jsonB.forEach((j, i) => {
       if (!jsonA.includes(j)) change(out, [...path, `v:${j}`], [...segments, i], undefined, b[i]);

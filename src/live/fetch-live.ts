@@ -1,8 +1,9 @@
-// The live side of a scan, in as few requests as the answer allows:
-//   1. one paged LIST per kind Git declares, across namespaces, by the tracking selector;
-//   2. for declared objects that LIST did not return (not labelled yet): a LIST of their
-//      namespace when several share it, else a GET each;
-//   3. one paged LIST by the selector of every other listable kind, to find orphans.
+// The live side of a scan, in as few requests as the answer allows, in two steps:
+//   listTracked:    one paged LIST by the tracking selector of every listable kind. It needs
+//                   only discovery, so it runs while the target renders; it finds the declared
+//                   objects and the orphans (of any kind, also kinds Git no longer declares).
+//   resolveDesired: declared objects the selector did not return (not labelled yet, or declared
+//                   in another version): a LIST of their namespace when several share it, else a GET.
 // A kind the identity may not list is a problem for that kind; the rest goes on.
 import { describeKey, keyString, objectKey } from "../desired/object-key.ts";
 import type { DesiredObject, KubeObject, ScanProblem } from "../drift/types.ts";
@@ -13,12 +14,16 @@ import type { KubeClient } from "./kube-client.ts";
 import { listObjects } from "./list-objects.ts";
 import { mapLimit } from "./map-limit.ts";
 
+/** Every object carrying the tracking selector, by keyString, and the kinds that could not be listed. */
+export interface Tracked {
+  objects: Map<string, KubeObject>;
+  forbidden: Map<string, { resource: ApiResource; error: KubeApiError }>;
+}
+
 export interface LiveState {
-  /** Live objects found for desired ones, by `apiVersion|keyString` of the desired object. */
+  /** Live objects found for desired ones, by `desiredKey` of the desired object. */
   byDesired: Map<string, KubeObject>;
-  /** Every object carrying the tracking selector, by keyString: the candidates for orphans. */
-  tracked: Map<string, KubeObject>;
-  /** Desired objects that could not be looked up (forbidden, or their kind is not served yet), by the same key. */
+  /** Desired objects that could not be looked up (forbidden), by the same key. */
   unknown: Set<string>;
   problems: ScanProblem[];
 }
@@ -26,8 +31,33 @@ export interface LiveState {
 // Kinds that carry no configuration and would only cost LISTs.
 const neverTracked = new Set(["/Event", "events.k8s.io/Event", "/ComponentStatus", "coordination.k8s.io/Lease"]);
 const namespaceListThreshold = 3;
+const kindOf = (r: Pick<ApiResource, "group" | "kind">) => `${r.group}/${r.kind}`;
 
 export const desiredKey = (o: KubeObject) => `${o.apiVersion}|${keyString(objectKey(o))}`;
+
+const forbidden = (error: unknown): error is KubeApiError =>
+  error instanceof KubeApiError && (error.status === 403 || error.status === 401);
+
+export async function listTracked(params: {
+  client: KubeClient;
+  index: ResourceIndex;
+  selector: string;
+  concurrency?: number;
+}): Promise<Tracked> {
+  const tracked: Tracked = { objects: new Map(), forbidden: new Map() };
+  const kinds = params.index.listable().filter((r) => !neverTracked.has(kindOf(r)));
+  await mapLimit(kinds, params.concurrency ?? 8, async (resource) => {
+    try {
+      const items = await listObjects({ client: params.client, resource, labelSelector: params.selector });
+      for (const o of items) tracked.objects.set(keyString(objectKey(o)), o);
+    } catch (error) {
+      // 404: the kind went away since discovery (a CRD deleted meanwhile).
+      if (forbidden(error)) tracked.forbidden.set(kindOf(resource), { resource, error });
+      else if (!(error instanceof KubeApiError && error.status === 404)) throw error;
+    }
+  });
+  return tracked;
+}
 
 function problem(r: ApiResource, error: unknown, what: string, namespace?: string): ScanProblem {
   const why =
@@ -39,77 +69,79 @@ function problem(r: ApiResource, error: unknown, what: string, namespace?: strin
   return { group: r.group, kind: r.kind, ...(namespace ? { namespace } : {}), message: `${what}: ${why}` };
 }
 
-const forbidden = (error: unknown) => error instanceof KubeApiError && (error.status === 403 || error.status === 401);
-
-export async function fetchLive(params: {
+export async function resolveDesired(params: {
   client: KubeClient;
   index: ResourceIndex;
   desired: DesiredObject[];
+  tracked: Tracked;
   selector: string;
   concurrency?: number;
 }): Promise<LiveState> {
-  const { client, index, selector } = params;
+  const { client, index, tracked, selector } = params;
   const concurrency = params.concurrency ?? 8;
-  const state: LiveState = { byDesired: new Map(), tracked: new Map(), unknown: new Set(), problems: [] };
-  const track = (o: KubeObject) => state.tracked.set(keyString(objectKey(o)), o);
+  const state: LiveState = { byDesired: new Map(), unknown: new Set(), problems: [] };
+  const found = (d: DesiredObject, o: KubeObject) => state.byDesired.set(desiredKey(d.object), o);
 
-  // 1. Group desired objects by the resource that serves them, in their own version.
-  const groups = new Map<ApiResource, DesiredObject[]>();
+  const unfound: Array<{ resource: ApiResource; d: DesiredObject }> = [];
+  const forbiddenDesired = new Map<ApiResource, DesiredObject[]>();
   for (const d of params.desired) {
     const resource = index.find(d.object.apiVersion, d.object.kind);
     if (!resource) continue; // a kind whose CRD is in this target but not applied yet: missing, nothing to ask
-    groups.set(resource, [...(groups.get(resource) ?? []), d]);
+    const live = tracked.objects.get(keyString(objectKey(d.object)));
+    if (live?.apiVersion === d.object.apiVersion) found(d, live);
+    else if (tracked.forbidden.has(kindOf(resource))) {
+      forbiddenDesired.set(resource, [...(forbiddenDesired.get(resource) ?? []), d]);
+    } else unfound.push({ resource, d });
   }
-  const lookup = new Map<string, KubeObject>();
-  const remember = (o: KubeObject) => lookup.set(desiredKey(o), o);
-  const listedKinds = new Set<string>();
-  await mapLimit([...groups.entries()], concurrency, async ([resource, objects]) => {
-    listedKinds.add(`${resource.group}/${resource.kind}`);
-    try {
-      for (const o of await listObjects({ client, resource, labelSelector: selector })) {
-        remember(o);
-        track(o);
-      }
-    } catch (error) {
-      if (!forbidden(error) || !resource.namespaced) throw error;
-      // No cluster-wide LIST; an identity bound per namespace may still list each namespace.
-      for (const ns of new Set(objects.map((d) => d.object.metadata.namespace ?? ""))) {
-        try {
-          for (const o of await listObjects({ client, resource, namespace: ns, labelSelector: selector })) {
-            remember(o);
-            track(o);
-          }
-        } catch (inner) {
-          if (!forbidden(inner)) throw inner;
-          state.problems.push(problem(resource, inner, `cannot list ${resource.resource}`, ns));
-          for (const d of objects)
-            if ((d.object.metadata.namespace ?? "") === ns) state.unknown.add(desiredKey(d.object));
+
+  // No cluster-wide LIST; an identity bound per namespace may still list each namespace.
+  for (const [resource, objects] of forbiddenDesired) {
+    const namespaces = resource.namespaced ? [...new Set(objects.map((d) => d.object.metadata.namespace ?? ""))] : [];
+    const listed = new Set<string>();
+    for (const ns of namespaces) {
+      try {
+        const items = await listObjects({ client, resource, namespace: ns, labelSelector: selector });
+        const byKey = new Map(items.map((o) => [keyString(objectKey(o)), o]));
+        for (const d of objects.filter((o) => o.object.metadata.namespace === ns)) {
+          const o = byKey.get(keyString(objectKey(d.object)));
+          if (o) found(d, o);
+          else unfound.push({ resource, d });
         }
+        listed.add(ns);
+      } catch (error) {
+        if (!forbidden(error)) throw error;
+        state.problems.push(problem(resource, error, `cannot list ${resource.resource}`, ns));
       }
     }
-  });
+    if (namespaces.length === 0) {
+      state.problems.push(
+        problem(resource, tracked.forbidden.get(kindOf(resource))!.error, `cannot list ${resource.resource}`),
+      );
+    }
+    for (const d of objects)
+      if (!listed.has(d.object.metadata.namespace ?? "")) state.unknown.add(desiredKey(d.object));
+  }
 
-  // 2. Declared objects the selector did not find.
-  const unfound = [...groups.entries()].flatMap(([resource, objects]) =>
-    objects
-      .filter((d) => !lookup.has(desiredKey(d.object)) && !state.unknown.has(desiredKey(d.object)))
-      .map((d) => ({ resource, d })),
-  );
-  const byNamespace = new Map<string, typeof unfound>();
+  const batches = new Map<string, typeof unfound>();
   for (const u of unfound) {
     const k = `${u.resource.group}/${u.resource.version}/${u.resource.kind}|${u.d.object.metadata.namespace ?? ""}`;
-    byNamespace.set(k, [...(byNamespace.get(k) ?? []), u]);
+    batches.set(k, [...(batches.get(k) ?? []), u]);
   }
-  await mapLimit([...byNamespace.values()], concurrency, async (batch) => {
+  await mapLimit([...batches.values()], concurrency, async (batch) => {
     const { resource } = batch[0]!;
     const namespace = batch[0]!.d.object.metadata.namespace;
     try {
       if (batch.length >= namespaceListThreshold) {
-        for (const o of await listObjects({ client, resource, namespace })) remember(o);
+        const items = await listObjects({ client, resource, namespace });
+        const byKey = new Map(items.map((o) => [keyString(objectKey(o)), o]));
+        for (const { d } of batch) {
+          const o = byKey.get(keyString(objectKey(d.object)));
+          if (o) found(d, o);
+        }
       } else {
         for (const { d } of batch) {
           const o = await getObject({ client, resource, object: d.object });
-          if (o) remember(o);
+          if (o) found(d, o);
         }
       }
     } catch (error) {
@@ -120,30 +152,18 @@ export async function fetchLive(params: {
       for (const { d } of batch) state.unknown.add(desiredKey(d.object));
     }
   });
-  for (const d of params.desired) {
-    const o = lookup.get(desiredKey(d.object));
-    if (o) state.byDesired.set(desiredKey(d.object), o);
-  }
 
-  // 3. Orphans can be of any kind, including kinds Git no longer declares at all.
-  const others = index
-    .listable()
-    .filter((r) => !listedKinds.has(`${r.group}/${r.kind}`) && !neverTracked.has(`${r.group}/${r.kind}`));
-  const unlisted: string[] = [];
-  await mapLimit(others, concurrency, async (resource) => {
-    try {
-      for (const o of await listObjects({ client, resource, labelSelector: selector })) track(o);
-    } catch (error) {
-      if (!forbidden(error) && !(error instanceof KubeApiError && error.status === 404)) throw error;
-      unlisted.push(resource.group ? `${resource.resource}.${resource.group}` : resource.resource);
-    }
-  });
+  // Orphans among kinds the identity may not list cannot be seen: say so, once.
+  const declaredKinds = new Set([...forbiddenDesired.keys()].map(kindOf));
+  const unlisted = [...tracked.forbidden.values()]
+    .filter(({ resource }) => !declaredKinds.has(kindOf(resource)))
+    .map(({ resource: r }) => (r.group ? `${r.resource}.${r.group}` : r.resource))
+    .sort();
   if (unlisted.length > 0) {
-    const kinds = unlisted.sort().join(", ");
     state.problems.push({
       group: "",
       kind: "*",
-      message: `orphans not checked among ${kinds}: the identity may not list them`,
+      message: `orphans not checked among ${unlisted.join(", ")}: the identity may not list them`,
     });
   }
   return state;

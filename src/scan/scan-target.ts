@@ -18,7 +18,7 @@ import { compareObject } from "../drift/compare-object.ts";
 import { loadJq } from "../drift/jq.ts";
 import type { DesiredObject, DriftReport, ScanProblem } from "../drift/types.ts";
 import { discover, type ResourceIndex } from "../live/discovery.ts";
-import { desiredKey, fetchLive } from "../live/fetch-live.ts";
+import { desiredKey, listTracked, resolveDesired } from "../live/fetch-live.ts";
 import { KubeClient } from "../live/kube-client.ts";
 import { mapLimit } from "../live/map-limit.ts";
 import { comparePolicy } from "./compare-policy.ts";
@@ -64,22 +64,26 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
   const started = performance.now();
   const config = params.config ?? (await readRepoConfig(params.repoDir));
   const target = pickTarget(config, params.targetName);
-  const [rendered, revision, jq] = await Promise.all([
+  // The cluster side starts at once: discovery and the selector LISTs need nothing from Git.
+  const client = new KubeClient(params.kubeConfig);
+  const cluster = discover(client).then(async (index) => ({
+    index,
+    tracked: await listTracked({ client, index, selector: target.tracking.selector }),
+  }));
+  const [rendered, revision, jq, { index, tracked }] = await Promise.all([
     renderTarget({ repoDir: params.repoDir, target }),
     repoRevision(params.repoDir),
     loadJq(),
+    cluster,
   ]);
   const policy = comparePolicy(target, jq);
-
-  const client = new KubeClient(params.kubeConfig);
-  const index = await discover(client);
   const desired = finalizeDesired({
     objects: rendered.objects,
     namespace: target.namespace,
     trackingLabel: trackingLabel(target),
     scopeOf: (apiVersion, kind) => index.scopeOf(apiVersion, kind),
   });
-  const live = await fetchLive({ client, index, desired, selector: target.tracking.selector });
+  const live = await resolveDesired({ client, index, desired, tracked, selector: target.tracking.selector });
   const problems: ScanProblem[] = [...live.problems];
 
   // Local pass first: an object it finds in sync costs nothing more.
@@ -106,7 +110,7 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
   });
 
   const declared = new Set(desired.map((d) => keyString(objectKey(d.object))));
-  for (const [key, object] of live.tracked) if (!declared.has(key)) pairings.push({ live: object });
+  for (const [key, object] of tracked.objects) if (!declared.has(key)) pairings.push({ live: object });
 
   const report = buildReport({ target: target.name, revision, pairings, problems });
   report.stats = {
