@@ -11,10 +11,10 @@ import type { RepoConfig, TargetConfig } from "../config/schema.ts";
 import { trackingLabel } from "../config/tracking-label.ts";
 import { finalizeDesired } from "../desired/finalize-desired.ts";
 import { groupOf, keyString, objectKey } from "../desired/object-key.ts";
-import { renderTarget } from "../desired/render-target.ts";
+import { type Renderer, renderTarget } from "../desired/render-target.ts";
 import { repoRevision } from "../desired/repo-revision.ts";
 import { buildReport, type Pairing } from "../drift/build-report.ts";
-import { compareObject } from "../drift/compare-object.ts";
+import { type ComparePolicy, compareObject } from "../drift/compare-object.ts";
 import { loadJq } from "../drift/jq.ts";
 import type { DesiredObject, DriftReport, ScanProblem } from "../drift/types.ts";
 import { discover, type ResourceIndex } from "../live/discovery.ts";
@@ -47,6 +47,10 @@ export interface ScanResult {
   pairings: Pairing[];
   client: KubeClient;
   index: ResourceIndex;
+  /** The renderer the target used (auto resolved). */
+  renderer: Renderer;
+  /** The comparison policy the scan used, so remediation judges drift the same way. */
+  policy: ComparePolicy;
 }
 
 export async function scanTarget(params: ScanParams): Promise<DriftReport> {
@@ -119,5 +123,5 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
     dryRuns,
     durationMs: Math.round(performance.now() - started),
   };
-  return { config, target, report, desired, pairings, client, index };
+  return { config, target, report, desired, pairings, client, index, renderer: rendered.renderer, policy };
 }

@@ -1,0 +1,16 @@
+// The identity part of a plan: which object, in which state.
+import { keyString, objectKey } from "../../desired/object-key.ts";
+import type { Pairing } from "../../drift/build-report.ts";
+import type { CodifyStatus, ObjectPlan } from "./object-plan.ts";
+
+export function planBase(pairing: Pairing, status: CodifyStatus): Omit<ObjectPlan, "ops"> {
+  const object = (pairing.desired?.object ?? pairing.live)!;
+  const { apiVersion, kind } = object;
+  const { name, namespace } = object.metadata;
+  return {
+    id: keyString(objectKey(object)),
+    ref: { apiVersion, kind, name, ...(namespace ? { namespace } : {}) },
+    status,
+    pairing,
+  };
+}
