@@ -1,9 +1,11 @@
 // A target that brings its own CustomResourceDefinition and a custom resource of
 // it, on a cluster that has never seen the kind: revert applies the CRD, waits
 // until it is Established and its kind is served, then applies the resource.
+
 import { afterEach, describe, expect, it } from "vitest";
 import type { RevertResult } from "../../src/remediate/revert/types.ts";
 import { kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
+import { widgetCrd } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
 // The CRDs stay, as scan-kinds' do: a kind deleted while another test's scan lists it answers
@@ -20,27 +22,7 @@ function crdScenario(): { s: Scenario; group: string } {
     files: {
       "manifests/a-widget.yaml": `apiVersion: ${group}/v1\nkind: Widget\nmetadata:\n  name: first\nspec:\n  size: 3\n`,
       "manifests/b-namespace.yaml": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: $NS\n",
-      "manifests/c-crd.yaml": `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.${group}
-spec:
-  group: ${group}
-  scope: Namespaced
-  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                size: {type: integer}
-`,
+      "manifests/c-crd.yaml": widgetCrd(group),
     },
   });
   current = s;

@@ -2,6 +2,7 @@
 // CRD with its custom resources in one target, kustomize overlays, helm charts.
 import { afterEach, describe, expect, it } from "vitest";
 import type { DriftReport } from "../../src/drift/types.ts";
+import { widgetCrd } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 let current: Scenario | undefined;
@@ -47,28 +48,7 @@ rules:
     const group = `${Math.random().toString(36).slice(2, 8)}.example.com`;
     current = scenario({
       files: {
-        "manifests/crd.yaml": `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.${group}
-spec:
-  group: ${group}
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              properties:
-                size: {type: integer}
-                color: {type: string}
-`,
+        "manifests/crd.yaml": widgetCrd(group),
         "manifests/widget.yaml": `apiVersion: ${group}/v1
 kind: Widget
 metadata:
