@@ -4,7 +4,7 @@ import { loadKubeconfig } from "../live/load-kubeconfig.ts";
 import { renderJson } from "../report/render-json.ts";
 import { renderMarkdown } from "../report/render-markdown.ts";
 import { renderText } from "../report/render-text.ts";
-import { scanTarget } from "../scan/scan-target.ts";
+import { runScan } from "../scan/scan-target.ts";
 import { UsageError } from "./errors.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
 
@@ -38,7 +38,12 @@ export async function scanCommand(argv: string[]): Promise<number> {
   if (!args.repo) throw new UsageError("--repo is required (the working tree of the GitOps repository)");
   if (!args.target) throw new UsageError("--target is required (a target name from .github/undrift.yml)");
   const kubeConfig = loadKubeconfig({ kubeconfig: args.kubeconfig, context: args.context });
-  const report = await scanTarget({ repoDir: args.repo, targetName: args.target, kubeConfig });
+  const { report, skipped } = await runScan({ repoDir: args.repo, targetName: args.target, kubeConfig });
+  if (process.env.UNDRIFT_DEBUG) {
+    for (const s of skipped) process.stderr.write(`debug: skipped ${s.file}#${s.document}: ${s.reason}\n`);
+    const stats = report.stats!;
+    process.stderr.write(`debug: ${stats.objects} objects, ${stats.requests} API requests (${stats.dryRuns} dry-runs), ${stats.durationMs} ms\n`);
+  }
   process.stdout.write(formatReport(report, output));
   return exitCodeOf(report);
 }

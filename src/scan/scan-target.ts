@@ -9,6 +9,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import { readRepoConfig } from "../config/load-config.ts";
 import type { RepoConfig, TargetConfig } from "../config/schema.ts";
 import { trackingLabel } from "../config/tracking-label.ts";
+import type { SkippedDocument } from "../desired/extract-objects.ts";
 import { finalizeDesired } from "../desired/finalize-desired.ts";
 import { groupOf, keyString, objectKey } from "../desired/object-key.ts";
 import { type Renderer, renderTarget } from "../desired/render-target.ts";
@@ -51,6 +52,8 @@ export interface ScanResult {
   renderer: Renderer;
   /** The comparison policy the scan used, so remediation judges drift the same way. */
   policy: ComparePolicy;
+  /** Documents the render skipped because they declare no object (values files, CI config), with why. */
+  skipped: SkippedDocument[];
 }
 
 export async function scanTarget(params: ScanParams): Promise<DriftReport> {
@@ -123,5 +126,5 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
     dryRuns,
     durationMs: Math.round(performance.now() - started),
   };
-  return { config, target, report, desired, pairings, client, index, renderer: rendered.renderer, policy };
+  return { config, target, report, desired, pairings, client, index, renderer: rendered.renderer, policy, skipped: rendered.skipped };
 }
