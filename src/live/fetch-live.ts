@@ -14,10 +14,10 @@ import type { KubeClient } from "./kube-client.ts";
 import { listObjects } from "./list-objects.ts";
 import { mapLimit } from "./map-limit.ts";
 
-/** Every object carrying the tracking selector, by keyString, and the kinds that could not be listed. */
+/** Every object carrying the tracking selector, by keyString, and the kinds that could not be listed, with why. */
 export interface Tracked {
   objects: Map<string, KubeObject>;
-  forbidden: Map<string, { resource: ApiResource; error: KubeApiError }>;
+  unlisted: Map<string, { resource: ApiResource; error: KubeApiError }>;
 }
 
 export interface LiveState {
@@ -35,7 +35,7 @@ const kindOf = (r: Pick<ApiResource, "group" | "kind">) => `${r.group}/${r.kind}
 
 export const desiredKey = (o: KubeObject) => `${o.apiVersion}|${keyString(objectKey(o))}`;
 
-const forbidden = (error: unknown): error is KubeApiError =>
+const forbidden = (error: unknown): boolean =>
   error instanceof KubeApiError && (error.status === 403 || error.status === 401);
 
 export async function listTracked(params: {
@@ -44,16 +44,18 @@ export async function listTracked(params: {
   selector: string;
   concurrency?: number;
 }): Promise<Tracked> {
-  const tracked: Tracked = { objects: new Map(), forbidden: new Map() };
+  const tracked: Tracked = { objects: new Map(), unlisted: new Map() };
   const kinds = params.index.listable().filter((r) => !neverTracked.has(kindOf(r)));
   await mapLimit(kinds, params.concurrency ?? 8, async (resource) => {
     try {
       const items = await listObjects({ client: params.client, resource, labelSelector: params.selector });
       for (const o of items) tracked.objects.set(keyString(objectKey(o)), o);
     } catch (error) {
-      // 404: the kind went away since discovery (a CRD deleted meanwhile).
-      if (forbidden(error)) tracked.forbidden.set(kindOf(resource), { resource, error });
-      else if (!(error instanceof KubeApiError && error.status === 404)) throw error;
+      // 404: the kind went away since discovery (a CRD deleted meanwhile). Other API errors are
+      // kept: they matter only if Git declares the kind (resolveDesired decides), else they only
+      // mean that kind's orphans could not be checked.
+      if (!(error instanceof KubeApiError)) throw error;
+      if (error.status !== 404) tracked.unlisted.set(kindOf(resource), { resource, error });
     }
   });
   return tracked;
@@ -89,7 +91,10 @@ export async function resolveDesired(params: {
     if (!resource) continue; // a kind whose CRD is in this target but not applied yet: missing, nothing to ask
     const live = tracked.objects.get(keyString(objectKey(d.object)));
     if (live?.apiVersion === d.object.apiVersion) found(d, live);
-    else if (tracked.forbidden.has(kindOf(resource))) {
+    else if (tracked.unlisted.has(kindOf(resource))) {
+      const { error } = tracked.unlisted.get(kindOf(resource))!;
+      // A declared kind that failed for another reason than permission fails the scan, to be retried.
+      if (!forbidden(error)) throw error;
       forbiddenDesired.set(resource, [...(forbiddenDesired.get(resource) ?? []), d]);
     } else unfound.push({ resource, d });
   }
@@ -115,7 +120,7 @@ export async function resolveDesired(params: {
     }
     if (namespaces.length === 0) {
       state.problems.push(
-        problem(resource, tracked.forbidden.get(kindOf(resource))!.error, `cannot list ${resource.resource}`),
+        problem(resource, tracked.unlisted.get(kindOf(resource))!.error, `cannot list ${resource.resource}`),
       );
     }
     for (const d of objects)
@@ -153,17 +158,19 @@ export async function resolveDesired(params: {
     }
   });
 
-  // Orphans among kinds the identity may not list cannot be seen: say so, once.
+  // Orphans among kinds that could not be listed cannot be seen: say so, once per reason.
   const declaredKinds = new Set([...forbiddenDesired.keys()].map(kindOf));
-  const unlisted = [...tracked.forbidden.values()]
-    .filter(({ resource }) => !declaredKinds.has(kindOf(resource)))
-    .map(({ resource: r }) => (r.group ? `${r.resource}.${r.group}` : r.resource))
-    .sort();
-  if (unlisted.length > 0) {
+  const byReason = new Map<string, string[]>();
+  for (const { resource: r, error } of tracked.unlisted.values()) {
+    if (declaredKinds.has(kindOf(r))) continue;
+    const reason = forbidden(error) ? "the identity may not list them" : `${error.reason} (${error.status})`;
+    byReason.set(reason, [...(byReason.get(reason) ?? []), r.group ? `${r.resource}.${r.group}` : r.resource]);
+  }
+  for (const [reason, kinds] of byReason) {
     state.problems.push({
       group: "",
       kind: "*",
-      message: `orphans not checked among ${unlisted.join(", ")}: the identity may not list them`,
+      message: `orphans not checked among ${kinds.sort().join(", ")}: ${reason}`,
     });
   }
   return state;

@@ -24,6 +24,9 @@ export interface KubeRequest {
   accept?: string;
 }
 
+const maxAttempts = 5;
+const maxRetryAfterSeconds = 5;
+
 /** Usage: `const client = new KubeClient(kc); await client.json("GET", "/api/v1/namespaces")`. */
 export class KubeClient {
   readonly server: string;
@@ -60,8 +63,13 @@ export class KubeClient {
       timeout: this.timeoutMs,
     };
     await this.kubeConfig.applyToHTTPSOptions(options);
-    this.requests++;
-    const { status, text } = await this.exchange(url, options, payload);
+    let { status, text, retryAfter } = await this.counted(url, options, payload);
+    // As client-go does: the server asks to come back later (429, or 5xx with Retry-After) while it
+    // is busy or, for a CRD created a moment ago, while its storage initializes.
+    for (let attempt = 1; attempt < maxAttempts && retryAfter !== undefined; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter!, maxRetryAfterSeconds) * 1000));
+      ({ status, text, retryAfter } = await this.counted(url, options, payload));
+    }
     if (status >= 400) {
       // Errors are a Status object, except some from the HTTP layer ("404 page not found" for a kind that just went away).
       const body = parseStatus(text);
@@ -72,17 +80,28 @@ export class KubeClient {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
+  private async counted(url: URL, options: RequestOptions, payload: string | undefined) {
+    this.requests++;
+    return this.exchange(url, options, payload);
+  }
+
   private exchange(
     url: URL,
     options: RequestOptions,
     body: string | undefined,
-  ): Promise<{ status: number; text: string }> {
+  ): Promise<{ status: number; text: string; retryAfter?: number }> {
     const send = url.protocol === "http:" ? httpRequest : httpsRequest;
     return new Promise((resolve, reject) => {
       const req = send(url, options, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () => {
+          const status = res.statusCode ?? 0;
+          const header = Number(res.headers["retry-after"]);
+          const retryable = status === 429 || (status >= 500 && res.headers["retry-after"] !== undefined);
+          const retryAfter = retryable ? (Number.isFinite(header) && header > 0 ? header : 1) : undefined;
+          resolve({ status, text: Buffer.concat(chunks).toString("utf8"), ...(retryAfter ? { retryAfter } : {}) });
+        });
         res.on("error", (error) => reject(new ClusterUnreachableError(this.server, { cause: error })));
       });
       req.on("timeout", () => req.destroy(new Error(`no answer within ${this.timeoutMs / 1000}s`)));
