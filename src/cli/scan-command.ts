@@ -42,7 +42,9 @@ export async function scanCommand(argv: string[]): Promise<number> {
   if (process.env.UNDRIFT_DEBUG) {
     for (const s of skipped) process.stderr.write(`debug: skipped ${s.file}#${s.document}: ${s.reason}\n`);
     const stats = report.stats!;
-    process.stderr.write(`debug: ${stats.objects} objects, ${stats.requests} API requests (${stats.dryRuns} dry-runs), ${stats.durationMs} ms\n`);
+    process.stderr.write(
+      `debug: ${stats.objects} objects, ${stats.requests} API requests (${stats.dryRuns} dry-runs), ${stats.durationMs} ms\n`,
+    );
   }
   process.stdout.write(formatReport(report, output));
   return exitCodeOf(report);

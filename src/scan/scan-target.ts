@@ -126,5 +126,16 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
     dryRuns,
     durationMs: Math.round(performance.now() - started),
   };
-  return { config, target, report, desired, pairings, client, index, renderer: rendered.renderer, policy, skipped: rendered.skipped };
+  return {
+    config,
+    target,
+    report,
+    desired,
+    pairings,
+    client,
+    index,
+    renderer: rendered.renderer,
+    policy,
+    skipped: rendered.skipped,
+  };
 }
