@@ -1,0 +1,175 @@
+// One completed check run per target on a commit, named `undrift/<target>`:
+// found by name among the commit's latest check runs, created when there is
+// none, updated only when what it says changed. What it says is hashed into
+// `external_id`, so "changed" never depends on how GitHub echoes the text back.
+import type { GitHubClient, RepoRef } from "./github-client.ts";
+import { githubStep } from "./github-errors.ts";
+import { createWrites, type WriteRecord } from "./github-writes.ts";
+import { capText, checkRunTextLimit, digestOf } from "./markers.ts";
+
+export type CheckConclusion = "success" | "neutral" | "failure";
+
+/** A line of a file to point at, as a config error does (`.github/undrift.yml` line 12). */
+export interface CheckAnnotation {
+  path: string;
+  startLine: number;
+  endLine?: number;
+  level: "notice" | "warning" | "failure";
+  message: string;
+  title?: string;
+}
+
+export interface CheckRunOutput {
+  title: string;
+  /** Markdown; cut to GitHub's 65,535 characters with a note. */
+  summary: string;
+  text?: string;
+  /** At most 50 are sent (GitHub's limit per request). */
+  annotations?: CheckAnnotation[];
+}
+
+export interface EnsureCheckRunParams extends RepoRef {
+  octokit: GitHubClient;
+  /** The check's name, `undrift/<target>` (see checkRunName). */
+  name: string;
+  headSha: string;
+  conclusion: CheckConclusion;
+  output: CheckRunOutput;
+  detailsUrl?: string;
+  /** Only this app's check runs are considered ours (GitHub's `app_id` filter); leave out when the token is the app's own. */
+  appId?: number;
+  dryRun?: boolean;
+}
+
+export interface CheckRunResult {
+  action: "created" | "updated" | "unchanged";
+  dryRun: boolean;
+  /** Absent only when a dry run would create it. */
+  id?: number;
+  url?: string;
+  writes: WriteRecord[];
+}
+
+const maxAnnotations = 50;
+
+/** `undrift/infra`: the check run name for a target. */
+export function checkRunName(target: string): string {
+  return `undrift/${target}`;
+}
+
+export async function ensureCheckRun(params: EnsureCheckRunParams): Promise<CheckRunResult> {
+  const { octokit, owner, repo, name, headSha } = params;
+  const writes = createWrites({ dryRun: params.dryRun });
+  const output = cappedOutput(params.output);
+  const externalId = `undrift:${digestOf(params.conclusion, output.title, output.summary, output.text, params.detailsUrl, JSON.stringify(output.annotations ?? []))}`;
+  const short = headSha.slice(0, 7);
+
+  const existing = await githubStep({
+    repo: params,
+    step: `find check run ${name} on ${short}`,
+    run: async () => {
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
+        owner,
+        repo,
+        ref: headSha,
+        check_name: name,
+        filter: "latest",
+        ...(params.appId === undefined ? {} : { app_id: params.appId }),
+      });
+      return data.check_runs.find((run) => run.name === name);
+    },
+  });
+
+  // The description types check run ids as number | bigint; GitHub's are well within a double.
+  const result = (
+    action: CheckRunResult["action"],
+    run?: { id: number | bigint; html_url: string | null },
+  ): CheckRunResult => ({
+    action,
+    dryRun: writes.dryRun,
+    ...(run ? { id: Number(run.id), ...(run.html_url ? { url: run.html_url } : {}) } : {}),
+    writes: writes.records,
+  });
+
+  if (existing && existing.status === "completed" && existing.external_id === externalId) {
+    return result("unchanged", existing);
+  }
+  const body = {
+    status: "completed" as const,
+    conclusion: params.conclusion,
+    external_id: externalId,
+    ...(params.detailsUrl ? { details_url: params.detailsUrl } : {}),
+  };
+  if (existing) {
+    // Annotations are appended on every update, so they are sent only to a run that has none yet.
+    const keepAnnotations = existing.output.annotations_count === 0;
+    const updated = await writes.write(
+      {
+        route: "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
+        summary: `update check run ${name} on ${short}`,
+      },
+      () =>
+        githubStep({
+          repo: params,
+          step: `update check run ${name} on ${short}`,
+          run: () =>
+            octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+              owner,
+              repo,
+              check_run_id: Number(existing.id),
+              ...body,
+              output: apiOutput(output, keepAnnotations),
+            }),
+        }),
+    );
+    return result("updated", updated?.data ?? existing);
+  }
+  const created = await writes.write(
+    { route: "POST /repos/{owner}/{repo}/check-runs", summary: `create check run ${name} on ${short}` },
+    () =>
+      githubStep({
+        repo: params,
+        step: `create check run ${name} on ${short}`,
+        run: () =>
+          octokit.request("POST /repos/{owner}/{repo}/check-runs", {
+            owner,
+            repo,
+            name,
+            head_sha: headSha,
+            ...body,
+            output: apiOutput(output, true),
+          }),
+      }),
+  );
+  return result("created", created?.data);
+}
+
+function cappedOutput(output: CheckRunOutput): CheckRunOutput {
+  const capped: CheckRunOutput = {
+    title: capText({ text: output.title, maxLength: checkRunTextLimit }),
+    summary: capText({ text: output.summary, maxLength: checkRunTextLimit }),
+  };
+  if (output.text !== undefined) capped.text = capText({ text: output.text, maxLength: checkRunTextLimit });
+  if (output.annotations?.length) capped.annotations = output.annotations.slice(0, maxAnnotations);
+  return capped;
+}
+
+function apiOutput(output: CheckRunOutput, withAnnotations: boolean) {
+  return {
+    title: output.title,
+    summary: output.summary,
+    ...(output.text === undefined ? {} : { text: output.text }),
+    ...(withAnnotations && output.annotations
+      ? {
+          annotations: output.annotations.map((a) => ({
+            path: a.path,
+            start_line: a.startLine,
+            end_line: a.endLine ?? a.startLine,
+            annotation_level: a.level,
+            message: a.message,
+            ...(a.title ? { title: a.title } : {}),
+          })),
+        }
+      : {}),
+  };
+}
