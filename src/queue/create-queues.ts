@@ -1,0 +1,104 @@
+// The producer side of the queues: the schedule queue and one scan queue per
+// cluster, made on first use, sharing one Redis connection. The web process
+// enqueues through it; workers use it too, to turn scheduler ticks into scans.
+//
+//   const queues = createQueues({});                   // REDIS_URL
+//   await enqueueScan({ queues, job });
+//   await queues.close();
+import { type JobsOptions, Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import { createRedisConnection } from "./connection.ts";
+import { SCHEDULE_QUEUE, type ScanJob, type ScheduledScanJob, scanQueueName } from "./jobs.ts";
+import { type QueueLog, stderrLog } from "./queue-log.ts";
+
+/** How scan jobs retry and how many finished ones Redis keeps. */
+export interface ScanJobSettings {
+  /** Tries in all, the first included; transient errors are retried until then. Default 5. */
+  attempts: number;
+  /** First retry delay; it doubles each time (15s, 30s, 1m, 2m by default). */
+  backoffMs: number;
+  /** Completed scans kept, and for how long: their job ids stop repeated webhooks of a revision. */
+  keepCompleted: { count: number; ageSeconds: number };
+  /** Failed scans kept, and for how long, to inspect. */
+  keepFailed: { count: number; ageSeconds: number };
+}
+
+/** Five tries over about four minutes; a week of finished scans, a month of failed ones. */
+export const DEFAULT_SCAN_JOB_SETTINGS: ScanJobSettings = {
+  attempts: 5,
+  backoffMs: 15_000,
+  keepCompleted: { count: 1000, ageSeconds: 7 * 24 * 3600 },
+  keepFailed: { count: 5000, ageSeconds: 30 * 24 * 3600 },
+};
+
+/** The schedule queue, the scan queues by cluster, and the job options scans are added with. */
+export interface UndriftQueues {
+  /** BullMQ's key prefix; workers must use the same. */
+  readonly prefix: string;
+  readonly connection: Redis;
+  readonly schedule: Queue<ScheduledScanJob>;
+  /** The scan queue of `cluster`, made on first use. */
+  scan(cluster: string): Queue<ScanJob>;
+  /** Options every scan job is added with: attempts, backoff, retention. */
+  readonly scanJobOptions: JobsOptions;
+  /** Options of the scheduler ticks, which only enqueue. */
+  readonly tickJobOptions: JobsOptions;
+  /** Closes the queues, and the connection when createQueues opened it. */
+  close(): Promise<void>;
+}
+
+/** Queues on `connection` (a producer connection to REDIS_URL, owned by the queues, when none is given). */
+export function createQueues(params: {
+  connection?: Redis;
+  /** BullMQ key prefix; tests use a random one. Default "undrift". */
+  prefix?: string;
+  scanJobs?: Partial<ScanJobSettings>;
+  log?: QueueLog;
+}): UndriftQueues {
+  const prefix = params.prefix ?? "undrift";
+  const log = params.log ?? stderrLog;
+  const owned = params.connection === undefined;
+  const connection = params.connection ?? createRedisConnection({ role: "producer" });
+  const settings = { ...DEFAULT_SCAN_JOB_SETTINGS, ...params.scanJobs };
+  const listen = <Q extends Queue>(queue: Q): Q => {
+    // A queue re-emits its connection's errors; with no listener they would crash the process.
+    queue.on("error", (error) => log.error({ err: error, queue: queue.name }, "redis error"));
+    return queue;
+  };
+  const schedule = listen(new Queue<ScheduledScanJob>(SCHEDULE_QUEUE, { connection, prefix }));
+  const scanQueues = new Map<string, Queue<ScanJob>>();
+  let closed = false;
+
+  return {
+    prefix,
+    connection,
+    schedule,
+    scan(cluster) {
+      if (closed) throw new Error("the queues are closed");
+      let queue = scanQueues.get(cluster);
+      if (!queue) {
+        queue = listen(new Queue<ScanJob>(scanQueueName(cluster), { connection, prefix }));
+        scanQueues.set(cluster, queue);
+      }
+      return queue;
+    },
+    scanJobOptions: {
+      attempts: settings.attempts,
+      backoff: { type: "exponential", delay: settings.backoffMs },
+      removeOnComplete: { count: settings.keepCompleted.count, age: settings.keepCompleted.ageSeconds },
+      removeOnFail: { count: settings.keepFailed.count, age: settings.keepFailed.ageSeconds },
+    },
+    tickJobOptions: {
+      attempts: 3,
+      backoff: { type: "exponential", delay: 5_000 },
+      removeOnComplete: { count: 100 },
+      removeOnFail: { count: 1000 },
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([schedule, ...scanQueues.values()].map((queue) => queue.close()));
+      if (owned) await connection.quit();
+    },
+  };
+}

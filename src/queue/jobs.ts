@@ -1,0 +1,82 @@
+// Queue names and job payloads. A payload names what to scan, never how to
+// reach it: credentials stay in the cluster registry and in the GitHub App's
+// key, so nothing read out of Redis can leak one. The schemas are strict, so a
+// field that is not listed here (a token, a kubeconfig) is refused, not stored.
+//
+//   undrift-schedule        one job scheduler per (repository, target); each tick
+//                           is a `scheduled-scan` job that enqueues a `scan`
+//   undrift-scan.<cluster>  `scan` jobs of the targets bound to that cluster, so a
+//                           worker serves only the clusters it names, and the
+//                           rate limit is per cluster
+import { z } from "zod";
+import { dnsLabel } from "../config/field-schemas.ts";
+
+/** The queue holding the job schedulers; its jobs only enqueue scans, so any worker may run them. */
+export const SCHEDULE_QUEUE = "undrift-schedule";
+
+/** Job name of a scan of one target. */
+export const SCAN_JOB = "scan";
+/** Job name of a scheduler's tick, which enqueues a scan. */
+export const SCHEDULED_SCAN_JOB = "scheduled-scan";
+
+/** The scan queue of one cluster. BullMQ refuses ":" in queue names, so a registry name that has one is escaped. */
+export function scanQueueName(cluster: string): string {
+  return `undrift-scan.${encodeURIComponent(cluster)}`;
+}
+
+/** Why a scan was asked for. */
+export const scanReasonSchema = z.enum(["schedule", "push", "config", "comment", "install"]);
+/** schedule | push | config | comment | install */
+export type ScanReason = z.output<typeof scanReasonSchema>;
+
+const repoSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/, { error: "expected owner/name" })
+  .describe("The repository, owner/name.");
+
+const fields = {
+  installationId: z
+    .number()
+    .int()
+    .positive()
+    .describe("The GitHub App installation that grants access to the repository."),
+  repo: repoSchema,
+  target: dnsLabel.describe("The target's name in .github/undrift.yml."),
+  cluster: z.string().min(1).describe("The target's cluster: a name in the cluster registry, never credentials."),
+};
+
+/** A scan of one target. */
+export const scanJobSchema = z.strictObject({
+  ...fields,
+  revision: z
+    .string()
+    .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, { error: "expected a full commit SHA" })
+    .optional()
+    .describe(
+      "The commit that prompted the scan. A scan reads the default branch head when it starts, which includes this commit; a newer push that arrives while the job waits is folded into it.",
+    ),
+  reason: scanReasonSchema,
+});
+/** The payload of a `scan` job. */
+export type ScanJob = z.output<typeof scanJobSchema>;
+
+/** A scheduler's tick: which target to enqueue a scan of. */
+export const scheduledScanJobSchema = z.strictObject(fields);
+/** The payload of a `scheduled-scan` job, the template data of a scheduler. */
+export type ScheduledScanJob = z.output<typeof scheduledScanJobSchema>;
+
+/** A job payload that does not match its schema: a bug in the producer, never worth a retry. */
+export class InvalidJobError extends Error {
+  override name = "InvalidJobError";
+}
+
+/** `data` checked against `schema`; throws InvalidJobError naming the job and the first bad field. */
+export function parseJob<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  throw new InvalidJobError(`${what}: invalid payload: ${path}${issue?.message ?? "invalid"}`, {
+    cause: result.error,
+  });
+}

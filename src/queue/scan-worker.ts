@@ -1,0 +1,102 @@
+// The worker process's side of the queues: a BullMQ Worker per cluster it
+// serves (`undrift worker --clusters a,b`), each with its concurrency and the
+// cluster's rate limit, plus one on the schedule queue that turns ticks into
+// scans. A worker can run inside the one cluster it serves and keep that
+// cluster's credentials there.
+//
+//   const workers = startScanWorkers({ queues, clusters: ["prod-eu"], handlers: { scan, report } });
+//   closeOnSignals(() => workers.close());
+//
+// Shutdown: close() stops taking jobs and waits for the running ones; when they
+// outlast `graceMs`, their signals are aborted and each goes back to the wait
+// list for another worker. A worker killed outright (SIGKILL, OOM, node lost)
+// stops renewing its job locks; after `lockDuration` the stalled check of any
+// live worker puts the job back, and it runs again.
+import { type RateLimiterOptions, Worker, type WorkerOptions } from "bullmq";
+import type { Redis } from "ioredis";
+import { createRedisConnection } from "./connection.ts";
+import type { UndriftQueues } from "./create-queues.ts";
+import { SCHEDULE_QUEUE, scanQueueName } from "./jobs.ts";
+import { createProcessor, type ScanHandlers } from "./process-job.ts";
+import { type QueueLog, stderrLog } from "./queue-log.ts";
+
+/** How long close() lets running scans finish before handing them back: inside Kubernetes' default 30s grace. */
+export const DEFAULT_GRACE_MS = 20_000;
+
+/** Lock and stalled-check timing; the defaults are BullMQ's (30s), tests make them short. */
+export type WorkerTiming = Pick<
+  WorkerOptions,
+  "lockDuration" | "stalledInterval" | "maxStalledCount" | "drainDelay" | "runRetryDelay"
+>;
+
+export interface ScanWorkers {
+  readonly workers: readonly Worker[];
+  /** Stops taking jobs, lets running ones finish for `graceMs`, hands back the rest, and closes. */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+/** Starts the workers; `schedule: false` leaves scheduler ticks to other processes. */
+export function startScanWorkers(params: {
+  queues: UndriftQueues;
+  /** The clusters whose scans this process runs. */
+  clusters: readonly string[];
+  handlers: ScanHandlers;
+  /** Run the schedule queue's worker too. Default true; ticks need only Redis. */
+  schedule?: boolean;
+  /** Scans run at once per cluster by this process. Default 2. */
+  concurrency?: number;
+  /** Scans started per cluster per period, across all worker processes. Default 30 a minute. */
+  limiter?: RateLimiterOptions;
+  /** A worker connection (maxRetriesPerRequest: null); one is opened from REDIS_URL and owned when none is given. */
+  connection?: Redis;
+  timing?: WorkerTiming;
+  log?: QueueLog;
+}): ScanWorkers {
+  const { queues } = params;
+  const log = params.log ?? stderrLog;
+  const owned = params.connection === undefined;
+  const connection = params.connection ?? createRedisConnection({ role: "worker" });
+  let handingBack = false;
+  const processor = createProcessor({ queues, handlers: params.handlers, handingBack: () => handingBack });
+  const base: WorkerOptions = { connection, prefix: queues.prefix, ...params.timing };
+
+  const start = (name: string, options: Partial<WorkerOptions>, fields: object): Worker => {
+    const worker = new Worker(name, processor, { ...base, ...options });
+    worker.on("error", (error) => log.error({ ...fields, err: error }, "queue worker error"));
+    worker.on("failed", (job, error) =>
+      log.warn({ ...fields, jobId: job?.id, attemptsMade: job?.attemptsMade, err: error }, "job failed"),
+    );
+    return worker;
+  };
+
+  const workers = [...new Set(params.clusters)].map((cluster) =>
+    start(
+      scanQueueName(cluster),
+      { concurrency: params.concurrency ?? 2, limiter: params.limiter ?? { max: 30, duration: 60_000 } },
+      { cluster },
+    ),
+  );
+  if (params.schedule ?? true) workers.push(start(SCHEDULE_QUEUE, { concurrency: 4 }, { queue: SCHEDULE_QUEUE }));
+
+  let closing: Promise<void> | undefined;
+  return {
+    workers,
+    close(options = {}) {
+      closing ??= (async () => {
+        const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+        const timer = setTimeout(() => {
+          handingBack = true;
+          log.info({ graceMs }, "running jobs outlasted the grace period; handing them back");
+          for (const worker of workers) worker.cancelAllJobs("undrift worker is shutting down");
+        }, graceMs);
+        try {
+          await Promise.all(workers.map((worker) => worker.close()));
+        } finally {
+          clearTimeout(timer);
+        }
+        if (owned) await connection.quit();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,286 @@
+// The scan workers: the processor's outcomes (done, retried, failed for good and
+// reported), worker affinity per cluster, the per-cluster rate limit, concurrency.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/config/config-error.ts";
+import { ClusterUnreachableError, KubeApiError } from "../../src/live/errors.ts";
+import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
+import type { ScanJob } from "../../src/queue/jobs.ts";
+import type { ScanContext, ScanHandlers } from "../../src/queue/process-job.ts";
+import { type ScanWorkers, startScanWorkers } from "../../src/queue/scan-worker.ts";
+import { gate, openTestRedis, type TestRedis, waitFor } from "../helpers/redis.ts";
+
+const job = (overrides: Partial<ScanJob> = {}): ScanJob => ({
+  installationId: 7,
+  repo: "acme/gitops",
+  target: "infra",
+  cluster: "prod-eu",
+  reason: "push",
+  ...overrides,
+});
+
+// The GitHub side's error: Octokit's RequestError has an HTTP status.
+class GitHubError extends Error {
+  override name = "HttpError";
+  readonly status: number;
+  constructor(status: number) {
+    super(`GitHub answered ${status}`);
+    this.status = status;
+  }
+}
+
+let t: TestRedis;
+let workers: ScanWorkers | undefined;
+beforeEach(async () => {
+  t = await openTestRedis();
+});
+afterEach(async () => {
+  await workers?.close();
+  workers = undefined;
+  await t.cleanup(["prod-eu", "staging"]);
+});
+
+function start(
+  handlers: ScanHandlers,
+  options: { clusters?: string[]; concurrency?: number; limiter?: { max: number; duration: number } } = {},
+) {
+  workers = startScanWorkers({
+    queues: t.queues,
+    clusters: options.clusters ?? ["prod-eu"],
+    schedule: false,
+    connection: t.workerConnection,
+    log: t.log,
+    handlers,
+    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    ...(options.limiter ? { limiter: options.limiter } : {}),
+  });
+  return workers;
+}
+
+async function finished(id: string, cluster = "prod-eu") {
+  const queue = t.queues.scan(cluster);
+  const state = await waitFor(`job ${id} to finish`, async () => {
+    const now = await queue.getJobState(id);
+    return now === "completed" || now === "failed" ? now : undefined;
+  });
+  // Read the job after it settled: a copy read before would show the attempt in flight.
+  const settled = await queue.getJob(id);
+  if (!settled) throw new Error(`job ${id} is gone`);
+  return { job: settled, state };
+}
+
+describe("the scan processor", () => {
+  it("runs the injected scan with the payload and keeps what it returns", async () => {
+    const contexts: ScanContext[] = [];
+    start({
+      scan: async (payload, context) => {
+        contexts.push(context);
+        return { target: payload.target, drifted: 2 };
+      },
+      report: async () => {
+        throw new Error("nothing to report");
+      },
+    });
+    const id = await enqueueScan({ queues: t.queues, job: job() });
+    const { job: done, state } = await finished(id);
+    expect(state).toBe("completed");
+    expect(done.returnvalue).toEqual({ target: "infra", drifted: 2 });
+    expect(contexts).toEqual([{ jobId: id, attempt: 1, signal: expect.any(AbortSignal) }]);
+  });
+
+  it("fails a config error at once, without retry, and reports it to the repository", async () => {
+    const reports: Array<{ payload: ScanJob; error: Error }> = [];
+    let scans = 0;
+    const configError = new ConfigError(".github/undrift.yml:4: targets[0].mode: invalid", {
+      file: ".github/undrift.yml",
+    });
+    start({
+      scan: async () => {
+        scans++;
+        throw configError;
+      },
+      report: async (payload, error) => {
+        reports.push({ payload, error });
+      },
+    });
+    const id = await enqueueScan({ queues: t.queues, job: job() });
+    const { job: failed, state } = await finished(id);
+    expect(state).toBe("failed");
+    expect(scans).toBe(1);
+    expect(failed.attemptsMade).toBe(1);
+    expect(failed.failedReason).toBe(configError.message);
+    expect(reports).toEqual([{ payload: job(), error: configError }]);
+  });
+
+  it("retries a transient error with backoff, and reports nothing when a retry succeeds", async () => {
+    const attempts: number[] = [];
+    let reports = 0;
+    start({
+      scan: async (_payload, { attempt }) => {
+        attempts.push(attempt);
+        if (attempt < 3)
+          throw new ClusterUnreachableError("https://10.0.0.1:6443", { cause: new Error("ECONNREFUSED") });
+        return "ok";
+      },
+      report: async () => {
+        reports++;
+      },
+    });
+    const id = await enqueueScan({ queues: t.queues, job: job() });
+    const { job: done, state } = await finished(id);
+    expect(state).toBe("completed");
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(reports).toBe(0);
+    expect(done.attemptsMade).toBe(3);
+  });
+
+  it("reports a transient error once, after the last attempt", async () => {
+    const reported: Array<{ attempt: number; status: number }> = [];
+    let attempt = 0;
+    start({
+      scan: async () => {
+        attempt++;
+        throw new KubeApiError({
+          status: 503,
+          reason: "ServiceUnavailable",
+          message: "etcd",
+          verb: "GET",
+          path: "/api",
+        });
+      },
+      report: async (_payload, error) => {
+        reported.push({ attempt, status: (error as KubeApiError).status });
+      },
+    });
+    const id = await enqueueScan({ queues: t.queues, job: job() });
+    const { state } = await finished(id);
+    expect(state).toBe("failed");
+    expect(reported).toEqual([{ attempt: 3, status: 503 }]);
+  });
+
+  it("asks the GitHub side's hook which of its errors are transient", async () => {
+    const runs: Record<string, number> = {};
+    start({
+      scan: async (payload) => {
+        runs[payload.target] = (runs[payload.target] ?? 0) + 1;
+        throw new GitHubError(payload.target === "limited" ? 403 : 404);
+      },
+      report: async () => {},
+      // A 403 here stands for a secondary rate limit: the GitHub side knows it by its headers.
+      isTransient: (error) => (error instanceof GitHubError && error.status === 403 ? true : undefined),
+    });
+    const limited = await enqueueScan({ queues: t.queues, job: job({ target: "limited" }) });
+    const missing = await enqueueScan({ queues: t.queues, job: job({ target: "missing" }) });
+    await finished(limited);
+    await finished(missing);
+    expect(runs).toEqual({ limited: 3, missing: 1 });
+  });
+
+  it("does not lose a failure when reporting it fails: the job is retried and the report made then", async () => {
+    let reportCalls = 0;
+    let scans = 0;
+    start({
+      scan: async () => {
+        scans++;
+        throw new ConfigError(".github/undrift.yml: invalid", { file: ".github/undrift.yml" });
+      },
+      report: async () => {
+        reportCalls++;
+        if (reportCalls === 1) throw new GitHubError(502);
+      },
+    });
+    const id = await enqueueScan({ queues: t.queues, job: job() });
+    const { job: failed, state } = await finished(id);
+    expect(state).toBe("failed");
+    expect({ scans, reportCalls }).toEqual({ scans: 2, reportCalls: 2 });
+    expect(failed.failedReason).toBe(".github/undrift.yml: invalid");
+  });
+
+  it("fails a job with an unknown name or an invalid payload for good", async () => {
+    let scans = 0;
+    start({
+      scan: async () => {
+        scans++;
+      },
+      report: async () => {},
+    });
+    const queue = t.queues.scan("prod-eu");
+    const unknown = await queue.add("rescan-everything" as "scan", job(), { attempts: 3 });
+    const invalid = await queue.add("scan", { ...job(), token: "ghs_x" } as ScanJob, { attempts: 3 });
+    const a = await finished(unknown.id!);
+    const b = await finished(invalid.id!);
+    expect([a.state, a.job.attemptsMade, a.job.failedReason]).toEqual([
+      "failed",
+      1,
+      `job ${unknown.id}: unknown job name "rescan-everything"`,
+    ]);
+    expect([b.state, b.job.attemptsMade]).toEqual(["failed", 1]);
+    expect(b.job.failedReason).toContain("invalid payload");
+    expect(scans).toBe(0);
+  });
+});
+
+describe("workers per cluster", () => {
+  it("serve only the clusters they name: another cluster's scans wait for their own worker", async () => {
+    const scanned: string[] = [];
+    start(
+      { scan: async (payload) => void scanned.push(payload.cluster), report: async () => {} },
+      { clusters: ["prod-eu"] },
+    );
+    const staging = await enqueueScan({ queues: t.queues, job: job({ cluster: "staging", target: "web" }) });
+    const prod = await enqueueScan({ queues: t.queues, job: job() });
+    await finished(prod);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(scanned).toEqual(["prod-eu"]);
+    expect(await (await t.queues.scan("staging").getJob(staging))?.getState()).toBe("waiting");
+  });
+
+  it("rate-limit each cluster on its own", async () => {
+    const starts: Record<string, number[]> = { "prod-eu": [], staging: [] };
+    start(
+      { scan: async (payload) => void starts[payload.cluster]!.push(Date.now()), report: async () => {} },
+      { clusters: ["prod-eu", "staging"], concurrency: 4, limiter: { max: 1, duration: 300 } },
+    );
+    const began = Date.now();
+    const ids: Array<[string, string]> = [];
+    for (const cluster of ["prod-eu", "staging"]) {
+      for (const target of ["a", "b", "c"]) {
+        ids.push([await enqueueScan({ queues: t.queues, job: job({ cluster, target }) }), cluster]);
+      }
+    }
+    for (const [id, cluster] of ids) await finished(id, cluster);
+    for (const cluster of ["prod-eu", "staging"]) {
+      const times = starts[cluster]!;
+      expect(times).toHaveLength(3);
+      // One scan per 300ms: the third starts two windows after the first.
+      expect(times[2]! - times[0]!).toBeGreaterThanOrEqual(550);
+      // The other cluster's limit does not hold this one back.
+      expect(times[0]! - began).toBeLessThan(300);
+    }
+  });
+
+  it("run scans of different targets side by side up to the concurrency", async () => {
+    const release = gate();
+    let active = 0;
+    let most = 0;
+    start(
+      {
+        scan: async () => {
+          active++;
+          most = Math.max(most, active);
+          await release.promise;
+          active--;
+        },
+        report: async () => {},
+      },
+      { concurrency: 3 },
+    );
+    const ids = [];
+    for (const target of ["a", "b", "c", "d"]) ids.push(await enqueueScan({ queues: t.queues, job: job({ target }) }));
+    await waitFor("three scans running", () => active === 3);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(active).toBe(3);
+    release.open();
+    for (const id of ids) await finished(id);
+    expect(most).toBe(3);
+  });
+});
