@@ -88,20 +88,10 @@ process.once("SIGINT", () => {
 function toolCommand(tool: Tool, repo: BenchRepo): { command: string; args: string[] } {
   switch (tool) {
     case "undrift":
+      // Run as a user runs it: the bin itself (its shebang sets Node's flags); npm run puts the pinned node on the PATH.
       return {
-        command: process.execPath,
-        args: [
-          join(projectDir, "bin/undrift.js"),
-          "scan",
-          "--repo",
-          repo.dir,
-          "--target",
-          repo.target,
-          "--kubeconfig",
-          kubeconfig,
-          "--output",
-          "json",
-        ],
+        command: join(projectDir, "bin/undrift.js"),
+        args: ["scan", "--repo", repo.dir, "--target", repo.target, "--kubeconfig", kubeconfig, "--output", "json"],
       };
     case "kubectl":
       return {

@@ -12,7 +12,8 @@ import { trackingLabel } from "../config/tracking-label.ts";
 import type { SkippedDocument } from "../desired/extract-objects.ts";
 import { finalizeDesired } from "../desired/finalize-desired.ts";
 import { groupOf, keyString, objectKey } from "../desired/object-key.ts";
-import { type Renderer, renderTarget } from "../desired/render-target.ts";
+import { renderInWorker } from "../desired/render-in-worker.ts";
+import type { Renderer } from "../desired/render-target.ts";
 import { repoRevision } from "../desired/repo-revision.ts";
 import { buildReport, type Pairing } from "../drift/build-report.ts";
 import { type ComparePolicy, compareObject } from "../drift/compare-object.ts";
@@ -78,7 +79,7 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
     tracked: await listTracked({ client, index, selector: target.tracking.selector }),
   }));
   const [rendered, revision, jq, { index, tracked }] = await Promise.all([
-    renderTarget({ repoDir: params.repoDir, target }),
+    renderInWorker({ repoDir: params.repoDir, target }),
     repoRevision(params.repoDir),
     loadJq(),
     cluster,
