@@ -1,13 +1,12 @@
 // undrift revert --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--prune] [--force-prune]
 //   [--propagation background|foreground|orphan] [--wait | --no-wait] [--dry-run] [--output text|json]
 import type { PropagationPolicy } from "../live/delete-object.ts";
-import { loadKubeconfig } from "../live/load-kubeconfig.ts";
 import { renderRevertText } from "../remediate/revert/render-revert-text.ts";
 import { revertExitCode } from "../remediate/revert/revert-exit-code.ts";
 import { revertTarget } from "../remediate/revert/revert-target.ts";
 import type { WaitMode } from "../remediate/revert/types.ts";
 import { UsageError } from "./errors.ts";
-import { parseCommandArgs } from "./parse-command-args.ts";
+import { parseTargetArgs } from "./parse-target-args.ts";
 
 const outputs = ["text", "json"] as const;
 const propagations: Record<string, PropagationPolicy> = {
@@ -18,24 +17,18 @@ const propagations: Record<string, PropagationPolicy> = {
 
 /** 0 when everything asked for was done, 1 when an object was skipped, refused or failed; errors throw (2). */
 export async function revertCommand(argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, {
-    repo: { type: "string" },
-    target: { type: "string" },
-    kubeconfig: { type: "string" },
-    context: { type: "string" },
-    prune: { type: "boolean", default: false },
-    "force-prune": { type: "boolean", default: false },
-    propagation: { type: "string", default: "background" },
-    wait: { type: "boolean", default: false },
-    "no-wait": { type: "boolean", default: false },
-    "dry-run": { type: "boolean", default: false },
-    output: { type: "string", short: "o", default: "text" },
+  const { values: args, ...target } = parseTargetArgs(argv, {
+    options: {
+      prune: { type: "boolean", default: false },
+      "force-prune": { type: "boolean", default: false },
+      propagation: { type: "string", default: "background" },
+      wait: { type: "boolean", default: false },
+      "no-wait": { type: "boolean", default: false },
+      "dry-run": { type: "boolean", default: false },
+    },
+    outputs,
   });
-  const output = args.output as (typeof outputs)[number];
-  if (!outputs.includes(output))
-    throw new UsageError(`--output: expected one of ${outputs.join(", ")}, got "${output}"`);
-  if (!args.repo) throw new UsageError("--repo is required (the working tree of the GitOps repository)");
-  if (!args.target) throw new UsageError("--target is required (a target name from .github/undrift.yml)");
+  const { output } = target;
   const propagationPolicy = propagations[args.propagation];
   if (!propagationPolicy) {
     throw new UsageError(
@@ -47,11 +40,10 @@ export async function revertCommand(argv: string[]): Promise<number> {
   if (args.wait && args["no-wait"]) throw new UsageError("--wait and --no-wait exclude each other");
   const wait: WaitMode = args.wait ? "all" : args["no-wait"] ? "none" : "dependencies";
 
-  const kubeConfig = loadKubeconfig({ kubeconfig: args.kubeconfig, context: args.context });
   const result = await revertTarget({
-    repoDir: args.repo,
-    targetName: args.target,
-    kubeConfig,
+    repoDir: target.repo,
+    targetName: target.target,
+    kubeConfig: target.kubeConfig(),
     prune: args.prune,
     forcePrune: args["force-prune"],
     dryRun: args["dry-run"],

@@ -1,12 +1,10 @@
 // undrift scan --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--output text|json|markdown]
 import type { DriftReport } from "../drift/types.ts";
-import { loadKubeconfig } from "../live/load-kubeconfig.ts";
 import { renderJson } from "../report/render-json.ts";
 import { renderMarkdown } from "../report/render-markdown.ts";
 import { renderText } from "../report/render-text.ts";
 import { runScan } from "../scan/scan-target.ts";
-import { UsageError } from "./errors.ts";
-import { parseCommandArgs } from "./parse-command-args.ts";
+import { parseTargetArgs } from "./parse-target-args.ts";
 
 const outputs = ["text", "json", "markdown"] as const;
 type Output = (typeof outputs)[number];
@@ -25,20 +23,13 @@ export function formatReport(report: DriftReport, output: Output): string {
 }
 
 export async function scanCommand(argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, {
-    repo: { type: "string" },
-    target: { type: "string" },
-    kubeconfig: { type: "string" },
-    context: { type: "string" },
-    output: { type: "string", short: "o", default: "text" },
+  const args = parseTargetArgs(argv, { options: {}, outputs });
+  const output = args.output;
+  const { report, skipped } = await runScan({
+    repoDir: args.repo,
+    targetName: args.target,
+    kubeConfig: args.kubeConfig(),
   });
-  const output = args.output as Output;
-  if (!outputs.includes(output))
-    throw new UsageError(`--output: expected one of ${outputs.join(", ")}, got "${output}"`);
-  if (!args.repo) throw new UsageError("--repo is required (the working tree of the GitOps repository)");
-  if (!args.target) throw new UsageError("--target is required (a target name from .github/undrift.yml)");
-  const kubeConfig = loadKubeconfig({ kubeconfig: args.kubeconfig, context: args.context });
-  const { report, skipped } = await runScan({ repoDir: args.repo, targetName: args.target, kubeConfig });
   if (process.env.UNDRIFT_DEBUG) {
     for (const s of skipped) process.stderr.write(`debug: skipped ${s.file}#${s.document}: ${s.reason}\n`);
     const stats = report.stats!;

@@ -1,0 +1,38 @@
+// The arguments every per-target command shares (--repo, --target, --kubeconfig,
+// --context, --output), parsed and checked once, beside the command's own.
+import type { ParseArgsOptionsConfig } from "node:util";
+import type { KubeConfig } from "@kubernetes/client-node";
+import { loadKubeconfig } from "../live/load-kubeconfig.ts";
+import { UsageError } from "./errors.ts";
+import { parseCommandArgs } from "./parse-command-args.ts";
+
+const targetOptions = {
+  repo: { type: "string" },
+  target: { type: "string" },
+  kubeconfig: { type: "string" },
+  context: { type: "string" },
+  output: { type: "string", short: "o", default: "text" },
+} as const satisfies ParseArgsOptionsConfig;
+
+export function parseTargetArgs<T extends ParseArgsOptionsConfig, O extends string>(
+  argv: string[],
+  params: { options: T; outputs: readonly O[] },
+) {
+  const values = parseCommandArgs(argv, { ...targetOptions, ...params.options });
+  // The shared options' values, typed here where T is still open.
+  const common = values as { repo?: string; target?: string; kubeconfig?: string; context?: string; output: string };
+  const output = common.output as O;
+  if (!params.outputs.includes(output)) {
+    throw new UsageError(`--output: expected one of ${params.outputs.join(", ")}, got "${output}"`);
+  }
+  if (!common.repo) throw new UsageError("--repo is required (the working tree of the GitOps repository)");
+  if (!common.target) throw new UsageError("--target is required (a target name from .github/undrift.yml)");
+  return {
+    values,
+    repo: common.repo,
+    target: common.target,
+    output,
+    /** Loaded only when needed, after the arguments are known to be right. */
+    kubeConfig: (): KubeConfig => loadKubeconfig({ kubeconfig: common.kubeconfig, context: common.context }),
+  };
+}
