@@ -13,7 +13,10 @@ Usage:
   undrift revert  --repo DIR --target NAME [--prune [--force-prune] [--propagation background|foreground|orphan]]
                   [--wait | --no-wait] [--dry-run] [--output text|json]   apply Git to the cluster
   undrift preview --repo DIR --base REF --head REF --target NAME [...]   what merging head would change
-  undrift web | worker [--clusters a,b] | audit [--repo R] [--since T]
+  undrift start                                       web and workers in one process (npm start)
+  undrift web                                         the webhook receiver (Probot's setup page without APP_ID)
+  undrift worker  [--clusters a,b]                    scan workers for those clusters (default: all in UNDRIFT_CLUSTERS)
+  undrift audit   [--repo R] [--since T] [--limit N]  the audit trail, oldest first
 
 Exit codes: 0 in sync, 1 drift found, 2 error.
 Options:
@@ -27,6 +30,10 @@ const commands: Record<string, () => Promise<Command>> = {
   scan: async () => (await import("./scan-command.ts")).scanCommand,
   codify: async () => (await import("./codify-command.ts")).codifyCommand,
   revert: async () => (await import("./revert-command.ts")).revertCommand,
+  start: async () => (await import("./start-command.ts")).startCommand,
+  web: async () => (await import("./web-command.ts")).webCommand,
+  worker: async () => (await import("./worker-command.ts")).workerCommand,
+  audit: async () => (await import("./audit-command.ts")).auditCommand,
 };
 
 function version(): string {

@@ -1,0 +1,95 @@
+// The Probot app: wiring only, webhook -> job. Each event is handed to a step
+// in src/app/; scans themselves run in the workers (src/app/scan-handlers.ts).
+//
+//   installation.created, installation_repositories.added, installation.unsuspend
+//                       -> load each repository's config, schedule its targets
+//   installation.deleted, installation.suspend, installation_repositories.removed
+//                       -> remove their schedulers
+//   push (default branch) -> reload a changed config; scan targets whose folders changed
+//
+//   await run(undriftApp({ queues, registry }));
+import type { ApplicationFunction, Probot } from "probot";
+import type { AppDeps } from "./app/app-deps.ts";
+import { handleInstallation } from "./app/handle-installation.ts";
+import { handlePush } from "./app/handle-push.ts";
+import { redisStore } from "./app/redis-store.ts";
+import { unscheduleRepos } from "./app/unschedule-repos.ts";
+
+export function undriftApp(deps: AppDeps): ApplicationFunction {
+  return (app: Probot) => {
+    const { queues } = deps;
+    const store = redisStore({ redis: queues.connection, prefix: queues.prefix });
+
+    app.on(["installation.created", "installation.unsuspend"], async (context) => {
+      const { installation, repositories, sender } = context.payload;
+      await handleInstallation({
+        deps,
+        octokit: context.octokit,
+        store,
+        log: context.log,
+        installationId: installation.id,
+        repositories,
+        actor: sender.login,
+      });
+    });
+
+    app.on("installation_repositories.added", async (context) => {
+      const { installation, repositories_added, sender } = context.payload;
+      await handleInstallation({
+        deps,
+        octokit: context.octokit,
+        store,
+        log: context.log,
+        installationId: installation.id,
+        repositories: repositories_added,
+        actor: sender.login,
+      });
+    });
+
+    app.on(["installation.deleted", "installation.suspend"], async (context) => {
+      const { installation, action, sender } = context.payload;
+      await unscheduleRepos({
+        queues,
+        log: context.log,
+        actor: sender.login,
+        why: `installation ${action}`,
+        scope: { installationId: installation.id },
+      });
+    });
+
+    app.on("installation_repositories.removed", async (context) => {
+      const { repositories_removed, sender } = context.payload;
+      await unscheduleRepos({
+        queues,
+        log: context.log,
+        actor: sender.login,
+        why: "repository removed from the installation",
+        scope: { repos: repositories_removed.map((r) => r.full_name) },
+      });
+    });
+
+    app.on("push", async (context) => {
+      const { payload } = context;
+      // A push delivered to a repository webhook rather than the app's installation carries no installation.
+      if (!payload.installation) return;
+      await handlePush({
+        deps,
+        octokit: context.octokit,
+        store,
+        log: context.log,
+        push: {
+          installationId: payload.installation.id,
+          owner: payload.repository.full_name.split("/")[0] ?? "",
+          repo: payload.repository.name,
+          defaultBranch: payload.repository.default_branch,
+          ref: payload.ref,
+          after: payload.after,
+          deleted: payload.deleted,
+          forced: payload.forced,
+          commits: payload.commits,
+          actor: payload.sender?.login ?? payload.pusher.name,
+        },
+      });
+    });
+  };
+}

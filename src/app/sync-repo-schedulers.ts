@@ -1,0 +1,115 @@
+// One repository's schedulers made to match its config, on installation and
+// when a push changes the config:
+//   1. load `.github/undrift.yml` through Probot's loader (absent: unschedule)
+//   2. invalid: a failing `undrift/config` check run; the schedulers of the
+//      last valid config stay as they are
+//   3. valid: targets whose cluster the registry refuses get a failing check
+//      run and no scheduler; the others are upserted (and scanned at once when new or changed)
+import type { ProbotOctokit } from "probot";
+import type { RepoConfig } from "../config/schema.ts";
+import { withConditionalGets } from "../github/conditional-gets.ts";
+import type { KeyValueStore } from "../github/key-value-store.ts";
+import type { QueueLog } from "../queue/queue-log.ts";
+import { removeScanSchedulers } from "../queue/remove-scan-schedulers.ts";
+import { type SchedulerChanges, upsertScanSchedulers } from "../queue/upsert-scan-schedulers.ts";
+import type { AppDeps } from "./app-deps.ts";
+import { defaultBranchHead } from "./default-branch-head.ts";
+import { lastValidConfig } from "./last-valid-config.ts";
+import { loadRepoConfig } from "./load-repo-config.ts";
+import { type PartitionedTargets, partitionTargets } from "./partition-targets.ts";
+import { postConfigCheck } from "./post-config-check.ts";
+import { postFailureCheck } from "./post-failure-check.ts";
+import { recordAudit } from "./record-audit.ts";
+
+export type RepoSyncResult =
+  | { status: "absent"; removed: string[] }
+  | { status: "invalid" }
+  | ({ status: "valid"; config: RepoConfig; changes: SchedulerChanges } & PartitionedTargets);
+
+export async function syncRepoSchedulers(params: {
+  deps: AppDeps;
+  octokit: ProbotOctokit;
+  store: KeyValueStore;
+  installationId: number;
+  owner: string;
+  repo: string;
+  /** The pushed commit: the config is read there, and checks are posted on it. Default: the default branch head. */
+  sha?: string;
+  reason: "install" | "config";
+  /** Who caused it (the installer, the pusher), for the audit. */
+  actor: string;
+  log: QueueLog;
+}): Promise<RepoSyncResult> {
+  const { deps, octokit, owner, repo, log } = params;
+  const { queues } = deps;
+  const fullName = `${owner}/${repo}`;
+  const audit = (entry: {
+    event: string;
+    outcome: string;
+    target?: string;
+    cluster?: string;
+    revision?: string;
+    url?: string;
+  }) => recordAudit({ queues, log, entry: { repo: fullName, actor: params.actor, ...entry } });
+  const loaded = await loadRepoConfig({ octokit, owner, repo, ...(params.sha ? { ref: params.sha } : {}) });
+
+  // 1. No config of its own: the repository does not use undrift (or stopped).
+  if (loaded.status === "absent") {
+    const removed = await removeScanSchedulers({ queues, repo: fullName });
+    if (removed.length > 0) await audit({ event: "unschedule", outcome: `no config; removed ${removed.join(", ")}` });
+    return { status: "absent", removed };
+  }
+  const reads = withConditionalGets({ octokit, store: params.store });
+  const headSha = async () =>
+    params.sha ?? (await defaultBranchHead({ octokit: reads, store: params.store, owner, repo })).sha;
+
+  // 2. Invalid: said where the author looks, and nothing else changes.
+  if (loaded.status === "invalid") {
+    const sha = await headSha();
+    const check = await postConfigCheck({ octokit: reads, owner, repo, headSha: sha, error: loaded.error });
+    await audit({
+      event: "config-invalid",
+      outcome: `kept the last valid config: ${loaded.error.message}`,
+      revision: sha,
+      ...(check.url ? { url: check.url } : {}),
+    });
+    return { status: "invalid" };
+  }
+
+  // 3. Valid: kept as the one in force, then refuse what the registry does not allow, schedule the rest.
+  const { config } = loaded;
+  await lastValidConfig({ redis: queues.connection, prefix: queues.prefix }).set(fullName, config);
+  const parts = partitionTargets({ registry: deps.registry, repo: fullName, targets: config.targets });
+  if (parts.refused.length > 0) {
+    const sha = await headSha();
+    for (const { target, error } of parts.refused) {
+      const check = await postFailureCheck({ octokit: reads, owner, repo, headSha: sha, target: target.name, error });
+      await audit({
+        event: "refusal",
+        target: target.name,
+        cluster: target.cluster,
+        revision: sha,
+        outcome: `refused: ${error.message}`,
+        ...(check.url ? { url: check.url } : {}),
+      });
+    }
+  }
+  const changes = await upsertScanSchedulers({
+    queues,
+    reason: params.reason,
+    repo: {
+      installationId: params.installationId,
+      repo: fullName,
+      scheduleMs: config.scheduleMs,
+      targets: parts.allowed.map((target) => ({ name: target.name, cluster: target.cluster })),
+    },
+  });
+  const changed = [...changes.created, ...changes.updated, ...changes.removed];
+  if (changed.length > 0) {
+    const said = (["created", "updated", "removed"] as const).flatMap((kind) =>
+      changes[kind].length ? [`${kind} ${changes[kind].join(", ")}`] : [],
+    );
+    await audit({ event: "schedule", outcome: said.join("; ") });
+  }
+  return { status: "valid", config, changes, ...parts };
+}

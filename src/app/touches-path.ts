@@ -1,0 +1,10 @@
+// Whether a set of changed files reaches into a target's folder ("." is the
+// whole repository). A kustomize base outside the folder is not followed:
+// that needs a render, and the scheduled scan catches it.
+
+export function touchesPath(files: ReadonlySet<string> | undefined, path: string): boolean {
+  if (files === undefined || path === "." || path === "") return true;
+  const prefix = `${path.replace(/\/+$/, "")}/`;
+  for (const file of files) if (file === path || file.startsWith(prefix)) return true;
+  return false;
+}

@@ -1,0 +1,16 @@
+// undrift start (npm start): the webhook receiver and the scan workers of every
+// cluster in the registry, in one process, for one machine. Without APP_ID and
+// PRIVATE_KEY it serves Probot's setup page and starts no worker.
+import { serveUntilSignal } from "../app/serve-until-signal.ts";
+import { startWeb } from "../app/start-web.ts";
+import { parseCommandArgs } from "./parse-command-args.ts";
+
+export async function startCommand(argv: string[]): Promise<number> {
+  parseCommandArgs(argv, {});
+  const app = await startWeb({ workers: true }).catch((error: unknown) => {
+    // Probot's throttling Redis client cannot be closed; a process that failed to start must not linger on it.
+    setTimeout(() => process.exit(), 2000).unref();
+    throw error;
+  });
+  return serveUntilSignal(() => app.close());
+}

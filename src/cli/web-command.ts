@@ -1,0 +1,15 @@
+// undrift web: the webhook receiver alone (Probot's server). Without APP_ID and
+// PRIVATE_KEY it serves Probot's setup page, which registers the app from app.yml.
+import { serveUntilSignal } from "../app/serve-until-signal.ts";
+import { startWeb } from "../app/start-web.ts";
+import { parseCommandArgs } from "./parse-command-args.ts";
+
+export async function webCommand(argv: string[]): Promise<number> {
+  parseCommandArgs(argv, {});
+  const web = await startWeb({}).catch((error: unknown) => {
+    // Probot's throttling Redis client cannot be closed; a process that failed to start must not linger on it.
+    setTimeout(() => process.exit(), 2000).unref();
+    throw error;
+  });
+  return serveUntilSignal(() => web.close());
+}

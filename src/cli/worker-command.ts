@@ -1,0 +1,56 @@
+// undrift worker [--clusters a,b]: scan workers alone, for the clusters named
+// (default: every cluster of the registry), so a worker can run inside the one
+// cluster it serves and keep that cluster's credentials there. Workers act on
+// GitHub as the app, so they need APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH).
+import { createProbot } from "probot";
+import { serveUntilSignal } from "../app/serve-until-signal.ts";
+import { startWorkers } from "../app/start-workers.ts";
+import { loadClusterRegistry } from "../config/cluster-registry.ts";
+import { parseServerEnv, ServerEnvError } from "../config/server-env.ts";
+import { createRedisConnection } from "../queue/connection.ts";
+import { createQueues } from "../queue/create-queues.ts";
+import { parseCommandArgs } from "./parse-command-args.ts";
+
+export async function workerCommand(argv: string[]): Promise<number> {
+  const args = parseCommandArgs(argv, { clusters: { type: "string" } });
+  loadDotEnv();
+  const env = parseServerEnv(process.env, { requireClusters: true });
+  const registry = await loadClusterRegistry(env.clustersFile!);
+  const clusters = args.clusters
+    ?.split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (!process.env.APP_ID || !(process.env.PRIVATE_KEY || process.env.PRIVATE_KEY_PATH)) {
+    throw new ServerEnvError(
+      "APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH): required: workers act on GitHub as the app",
+    );
+  }
+  // Probot's own options from the environment (GHE_HOST, LOG_LEVEL, REDIS_URL for shared throttling).
+  const probot = createProbot();
+  // Its logger exists once it has initialized.
+  await probot.ready();
+  const producer = createRedisConnection({ role: "producer", url: env.redisUrl, name: "undrift-worker-producer" });
+  const queues = createQueues({ connection: producer, log: probot.log });
+  let workers: ReturnType<typeof startWorkers>;
+  try {
+    workers = startWorkers({ probot, queues, registry, env, log: probot.log, ...(clusters ? { clusters } : {}) });
+  } catch (error) {
+    await queues.close();
+    await producer.quit();
+    throw error;
+  }
+  return serveUntilSignal(async () => {
+    await workers.close();
+    await queues.close();
+    await producer.quit();
+  });
+}
+
+/** `.env` in the working folder, as Probot reads it for `undrift web` and `start`. */
+function loadDotEnv(): void {
+  try {
+    process.loadEnvFile();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}

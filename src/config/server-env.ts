@@ -1,0 +1,69 @@
+// The server's own environment, parsed once at the edge of `undrift web`,
+// `worker` and `start`. Probot reads its variables itself (APP_ID, PRIVATE_KEY
+// or PRIVATE_KEY_PATH, WEBHOOK_SECRET, GHE_HOST, PORT); these are undrift's.
+// An error names the variable and never echoes its value: REDIS_URL may hold a password.
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { DEFAULT_REDIS_URL } from "../queue/connection.ts";
+
+const blankIsUnset = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+
+const serverEnvSchema = z.object({
+  REDIS_URL: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .refine((value) => URL.canParse(value) && /^rediss?:$/.test(new URL(value).protocol), {
+        error: "expected a redis:// or rediss:// URL",
+      })
+      .default(DEFAULT_REDIS_URL),
+  ),
+  UNDRIFT_CLUSTERS: z.preprocess(blankIsUnset, z.string().optional()),
+  UNDRIFT_SNAPSHOT_DIR: z.preprocess(blankIsUnset, z.string().default(join(tmpdir(), "undrift-snapshots"))),
+  UNDRIFT_CONCURRENCY: z.preprocess(
+    blankIsUnset,
+    z.coerce
+      .number({ error: "expected a whole number from 1 to 64" })
+      .int({ error: "expected a whole number from 1 to 64" })
+      .min(1, { error: "expected a whole number from 1 to 64" })
+      .max(64, { error: "expected a whole number from 1 to 64" })
+      .default(2),
+  ),
+});
+
+/** The parsed environment: REDIS_URL, the cluster registry's path, the snapshot cache, scans at once per cluster. */
+export interface ServerEnv {
+  redisUrl: string;
+  /** UNDRIFT_CLUSTERS; absent only where `requireClusters` was false (the web process). */
+  clustersFile?: string;
+  snapshotDir: string;
+  concurrency: number;
+}
+
+/** A variable that is missing or wrong; a user error, printed as one line. */
+export class ServerEnvError extends Error {
+  override name = "ServerEnvError";
+}
+
+/** Parses undrift's variables from `env`; workers pass `requireClusters`, as only they reach clusters. */
+export function parseServerEnv(env: NodeJS.ProcessEnv = process.env, options: { requireClusters?: boolean } = {}) {
+  const result = serverEnvSchema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ServerEnvError(`${String(issue?.path[0] ?? "environment")}: ${issue?.message ?? "invalid"}`, {
+      cause: result.error,
+    });
+  }
+  const parsed = result.data;
+  if (options.requireClusters && parsed.UNDRIFT_CLUSTERS === undefined) {
+    throw new ServerEnvError("UNDRIFT_CLUSTERS: required: the path of the cluster registry (YAML) workers scan with");
+  }
+  const serverEnv: ServerEnv = {
+    redisUrl: parsed.REDIS_URL,
+    snapshotDir: parsed.UNDRIFT_SNAPSHOT_DIR,
+    concurrency: parsed.UNDRIFT_CONCURRENCY,
+  };
+  if (parsed.UNDRIFT_CLUSTERS !== undefined) serverEnv.clustersFile = parsed.UNDRIFT_CLUSTERS;
+  return serverEnv;
+}
