@@ -6,11 +6,13 @@
 //   installation.deleted, installation.suspend, installation_repositories.removed
 //                       -> remove their schedulers
 //   push (default branch) -> reload a changed config; scan targets whose folders changed
+//   pull_request.closed (undrift/revert/<target>, merged) -> a merge job that applies what it approved
 //
 //   await run(undriftApp({ queues, registry }));
 import type { ApplicationFunction, Probot } from "probot";
 import type { AppDeps } from "./app/app-deps.ts";
 import { handleInstallation } from "./app/handle-installation.ts";
+import { handlePullRequestClosed } from "./app/handle-pull-request-closed.ts";
 import { handlePush } from "./app/handle-push.ts";
 import { redisStore } from "./app/redis-store.ts";
 import { unscheduleRepos } from "./app/unschedule-repos.ts";
@@ -88,6 +90,27 @@ export function undriftApp(deps: AppDeps): ApplicationFunction {
           forced: payload.forced,
           commits: payload.commits,
           actor: payload.sender?.login ?? payload.pusher.name,
+        },
+      });
+    });
+
+    app.on("pull_request.closed", async (context) => {
+      const { payload } = context;
+      if (!payload.installation) return;
+      const pr = payload.pull_request;
+      await handlePullRequestClosed({
+        deps,
+        octokit: context.octokit,
+        log: context.log,
+        pr: {
+          installationId: payload.installation.id,
+          owner: payload.repository.owner.login,
+          repo: payload.repository.name,
+          number: pr.number,
+          merged: pr.merged === true,
+          mergeCommitSha: pr.merge_commit_sha,
+          headRef: pr.head.ref,
+          headRepo: pr.head.repo?.full_name,
         },
       });
     });

@@ -5,8 +5,9 @@
 //   3. the repository snapshot at that commit (cached on disk by SHA)
 //   4. the config from the snapshot, the target (moved to another cluster: handed over)
 //   5. the scan, its report naming the commit
-//   6. the mode's actions: warn (tracking issue) or codify (pull request);
-//      revert and heal do warn's for now, and say so
+//   6. the mode's actions: warn (tracking issue), codify (pull request), revert
+//      (pull request with a record file; a merge job applies it, see
+//      process-revert-merge.ts); heal does warn's for now, and says so
 //   7. the check run `undrift/<target>` on the head; an audit entry per action
 // A scan that finds what the last one found writes nothing on GitHub.
 import { clusterFor } from "../config/cluster-registry.ts";
@@ -26,6 +27,7 @@ import { readSnapshotConfig } from "./read-snapshot-config.ts";
 import { recordAudit } from "./record-audit.ts";
 import { redisStore } from "./redis-store.ts";
 import { reportAudit } from "./report-audit.ts";
+import { revertDrift } from "./revert-drift.ts";
 import { scanCheckOutput } from "./scan-check-output.ts";
 import { warnDrift } from "./warn-drift.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
@@ -119,7 +121,17 @@ export async function processScan(params: {
           base: { branch: head.branch, sha: head.sha, treeSha: head.treeSha },
           pullRequests: read.config.pullRequests,
         })
-      : await warnDrift({ deps, octokit: reads, owner, repo, report, target });
+      : target.mode === "revert"
+        ? await revertDrift({
+            octokit: reads,
+            owner,
+            repo,
+            report,
+            cluster,
+            base: { branch: head.branch, sha: head.sha, treeSha: head.treeSha },
+            pullRequests: read.config.pullRequests,
+          })
+        : await warnDrift({ deps, octokit: reads, owner, repo, report, target });
   const actions: string[] = [];
   for (const done of mode.done) {
     actions.push(done.summary);

@@ -1,15 +1,18 @@
-// The work the queue's processor runs for scan jobs: the scan, the report of a
+// The work the queue's processor runs for scan jobs: the scan (or, for a
+// merged revert pull request, the apply of what it approved), the report of a
 // scan that failed for good, and the GitHub side's verdict on its own errors
 // (a 5xx or a rate limit is retried; a 403 or a refused snapshot is not).
 import { isTransientGitHubError } from "../github/github-errors.ts";
 import type { ScanHandlers } from "../queue/process-job.ts";
+import { processRevertMerge } from "./process-revert-merge.ts";
 import { processScan } from "./process-scan.ts";
 import { reportScanFailure } from "./report-scan-failure.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
 export function scanHandlers(deps: WorkerDeps): ScanHandlers {
   return {
-    scan: (job, context) => processScan({ deps, job, context }),
+    scan: (job, context) =>
+      job.reason === "merge" ? processRevertMerge({ deps, job, context }) : processScan({ deps, job, context }),
     report: (job, error) => reportScanFailure({ deps, job, error }),
     isTransient: isTransientGitHubError,
   };

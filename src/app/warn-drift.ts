@@ -1,4 +1,4 @@
-// The warn side of a scan (and, for now, of revert and heal): the target's
+// The warn side of a scan (and, for now, of heal): the target's
 // tracking issue, naming the revision its drift was first seen at, so a push
 // that leaves the drift as it was leaves the issue alone too.
 import type { TargetConfig } from "../config/schema.ts";
@@ -66,9 +66,9 @@ export async function warnDrift(params: {
   return withModeNote(result, target);
 }
 
-/** Revert and heal are not done by the app yet: said plainly, so nobody waits for an apply that will not come. */
+/** Heal is not done by the app yet: said plainly, so nobody waits for an apply that will not come. */
 function withModeNote(result: ModeResult, target: TargetConfig): ModeResult {
-  if (target.mode === "revert" || target.mode === "heal") {
+  if (target.mode === "heal") {
     result.lines.push(
       `**Mode \`${target.mode}\` is not active in the app yet:** nothing was applied to the cluster. This scan did what \`warn\` does (this check run and the tracking issue); \`undrift revert\` re-applies Git by hand.`,
     );

@@ -25,8 +25,8 @@ export function scanQueueName(cluster: string): string {
 }
 
 /** Why a scan was asked for. */
-export const scanReasonSchema = z.enum(["schedule", "push", "config", "comment", "install"]);
-/** schedule | push | config | comment | install */
+export const scanReasonSchema = z.enum(["schedule", "push", "config", "comment", "install", "merge"]);
+/** schedule | push | config | comment | install | merge (a revert PR merged: apply what it approved) */
 export type ScanReason = z.output<typeof scanReasonSchema>;
 
 const repoSchema = z
@@ -56,6 +56,12 @@ export const scanJobSchema = z.strictObject({
       "The commit that prompted the scan. A scan reads the default branch head when it starts, which includes this commit; a newer push that arrives while the job waits is folded into it.",
     ),
   reason: scanReasonSchema,
+  pullRequest: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("With reason merge: the merged revert pull request, whose record (at `revision`) says what to apply."),
 });
 /** The payload of a `scan` job. */
 export type ScanJob = z.output<typeof scanJobSchema>;

@@ -82,3 +82,29 @@ export function pushPayload(
   (payload.sender as Record<string, unknown>).login = "alice";
   return payload;
 }
+
+/** `pull_request` closed (merged or not) for a pull request of the fake repository, from its head branch. */
+export function pullRequestClosedPayload(
+  r: PayloadRepo,
+  pr: { number: number; headRef: string; merged: boolean; mergeCommitSha?: string },
+) {
+  const payload = example("pull_request", (e) => e.action === "closed");
+  payload.number = pr.number;
+  payload.installation = { id: r.installationId, node_id: "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==" };
+  const repo = payload.repository as Record<string, unknown>;
+  Object.assign(repo, { name: r.repo, full_name: `${r.owner}/${r.repo}`, default_branch: "main" });
+  Object.assign(repo.owner as Record<string, unknown>, { login: r.owner });
+  const pull = payload.pull_request as Record<string, unknown>;
+  Object.assign(pull, {
+    number: pr.number,
+    state: "closed",
+    merged: pr.merged,
+    merge_commit_sha: pr.mergeCommitSha ?? null,
+  });
+  const head = pull.head as Record<string, unknown>;
+  head.ref = pr.headRef;
+  head.repo = structuredClone(repo);
+  (pull.base as Record<string, unknown>).ref = "main";
+  (payload.sender as Record<string, unknown>).login = "alice";
+  return payload;
+}

@@ -170,8 +170,8 @@ describe("a warn-mode target", () => {
     expect(jobs.every((job) => job.finishedOn && !job.failedReason)).toBe(true);
   });
 
-  it("in revert mode, does what warn does and says plainly that revert is not active yet", async () => {
-    s = scenario({ files: { "manifests/web.yaml": web }, target: { mode: "revert" } });
+  it("in heal mode, does what warn does and says plainly that heal is not active yet", async () => {
+    s = scenario({ files: { "manifests/web.yaml": web }, target: { mode: "heal" } });
     await s.applyGit();
     await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=3"]);
     const commit = await commitRepo(s.repoDir);
@@ -189,7 +189,7 @@ describe("a warn-mode target", () => {
     const [done] = await h.settled("test", 1);
     expect(done?.failedReason).toBeUndefined();
     expect(gh.state.checkRuns[0]?.output.summary).toContain(
-      "**Mode `revert` is not active in the app yet:** nothing was applied",
+      "**Mode `heal` is not active in the app yet:** nothing was applied",
     );
     expect(gh.state.issues[0]?.state).toBe("open");
     // Nothing was applied: the drift is still there.
