@@ -7,11 +7,13 @@
 //                       -> remove their schedulers
 //   push (default branch) -> reload a changed config; scan targets whose folders changed
 //   pull_request.closed (undrift/revert/<target>, merged) -> a merge job that applies what it approved
+//   issue_comment.created (`/undrift scan` on a tracking issue or drift PR, by a writer) -> a scan
 //
 //   await run(undriftApp({ queues, registry }));
 import type { ApplicationFunction, Probot } from "probot";
 import type { AppDeps } from "./app/app-deps.ts";
 import { handleInstallation } from "./app/handle-installation.ts";
+import { handleIssueComment } from "./app/handle-issue-comment.ts";
 import { handlePullRequestClosed } from "./app/handle-pull-request-closed.ts";
 import { handlePush } from "./app/handle-push.ts";
 import { redisStore } from "./app/redis-store.ts";
@@ -111,6 +113,27 @@ export function undriftApp(deps: AppDeps): ApplicationFunction {
           mergeCommitSha: pr.merge_commit_sha,
           headRef: pr.head.ref,
           headRepo: pr.head.repo?.full_name,
+        },
+      });
+    });
+
+    app.on("issue_comment.created", async (context) => {
+      const { payload } = context;
+      const author = payload.comment.user;
+      if (!payload.installation || !author) return;
+      await handleIssueComment({
+        deps,
+        octokit: context.octokit,
+        log: context.log,
+        comment: {
+          installationId: payload.installation.id,
+          owner: payload.repository.owner.login,
+          repo: payload.repository.name,
+          number: payload.issue.number,
+          issueBody: payload.issue.body,
+          comment: payload.comment.body,
+          author: author.login,
+          authorIsBot: author.type === "Bot",
         },
       });
     });

@@ -108,3 +108,24 @@ export function pullRequestClosedPayload(
   (payload.sender as Record<string, unknown>).login = "alice";
   return payload;
 }
+
+/** `issue_comment` created on issue (or pull request) `number` of the fake repository, with its body and the comment's. */
+export function issueCommentPayload(
+  r: PayloadRepo,
+  comment: { number: number; issueBody: string; body: string; author: string; pullRequest?: boolean },
+) {
+  const payload = example("issue_comment", (e) => e.action === "created");
+  payload.installation = { id: r.installationId, node_id: "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==" };
+  const repo = payload.repository as Record<string, unknown>;
+  Object.assign(repo, { name: r.repo, full_name: `${r.owner}/${r.repo}`, default_branch: "main" });
+  Object.assign(repo.owner as Record<string, unknown>, { login: r.owner });
+  const issue = payload.issue as Record<string, unknown>;
+  Object.assign(issue, { number: comment.number, body: comment.issueBody });
+  if (comment.pullRequest)
+    issue.pull_request = { url: `https://api.github.com/repos/${r.owner}/${r.repo}/pulls/${comment.number}` };
+  const body = payload.comment as Record<string, unknown>;
+  body.body = comment.body;
+  Object.assign(body.user as Record<string, unknown>, { login: comment.author, type: "User" });
+  Object.assign(payload.sender as Record<string, unknown>, { login: comment.author, type: "User" });
+  return payload;
+}

@@ -1,0 +1,114 @@
+// `/undrift scan` in a comment on a target's tracking issue or drift pull
+// request (issue_comment.created):
+//   1. the issue or PR names its target in undrift's hidden marker; a comment
+//      anywhere else, or without the command on a line of its own, is not ours;
+//   2. only a user with write access (admin, maintain, write) may ask: anyone
+//      else gets a short reply saying so, and nothing is queued;
+//   3. the target must be in the config in force (the last valid one when the
+//      file is invalid just now) with a cluster the registry allows; then one
+//      scan, reason `comment`, goes to its cluster's queue. It reads the default
+//      branch head when it runs, and folds into a scan of the target that waits.
+// Comments from bots are ignored, so no app can set off scans, nor answer our replies.
+import type { ProbotOctokit } from "probot";
+import { githubStep } from "../github/github-errors.ts";
+import { readMarker } from "../github/markers.ts";
+import { enqueueScan } from "../queue/enqueue-scan.ts";
+import type { QueueLog } from "../queue/queue-log.ts";
+import type { AppDeps } from "./app-deps.ts";
+import { lastValidConfig } from "./last-valid-config.ts";
+import { loadRepoConfig } from "./load-repo-config.ts";
+import { partitionTargets } from "./partition-targets.ts";
+import { recordAudit } from "./record-audit.ts";
+
+const COMMAND = /^\s*\/undrift\s+scan\s*$/m;
+const WRITE_ROLES = new Set(["admin", "maintain", "write"]);
+
+interface IssueComment {
+  installationId: number;
+  owner: string;
+  repo: string;
+  /** The issue or pull request commented on. */
+  number: number;
+  issueBody: string | null | undefined;
+  comment: string;
+  author: string;
+  authorIsBot: boolean;
+}
+
+/** The scan job queued, or why none was. */
+export async function handleIssueComment(params: {
+  deps: AppDeps;
+  octokit: ProbotOctokit;
+  log: QueueLog;
+  comment: IssueComment;
+}): Promise<{ job?: string; skipped?: string }> {
+  const { deps, octokit, log, comment } = params;
+  const { owner, repo } = comment;
+  const fullName = `${owner}/${repo}`;
+  if (comment.authorIsBot || !COMMAND.test(comment.comment)) return { skipped: "not an /undrift scan command" };
+  // 1. Which target: the tracking issue's marker, or the drift PR's.
+  const target = (readMarker(comment.issueBody, "tracking") ?? readMarker(comment.issueBody, "pr"))?.target;
+  if (!target) return { skipped: "not a tracking issue or drift pull request of undrift" };
+
+  // 2. Who asks.
+  const { data: access } = await githubStep({
+    repo: { owner, repo },
+    step: `read the permission of ${comment.author}`,
+    run: () =>
+      octokit.request("GET /repos/{owner}/{repo}/collaborators/{username}/permission", {
+        owner,
+        repo,
+        username: comment.author,
+      }),
+  });
+  if (!WRITE_ROLES.has(access.role_name) && !WRITE_ROLES.has(access.permission)) {
+    await githubStep({
+      repo: { owner, repo },
+      step: `reply to ${comment.author} on #${comment.number}`,
+      run: () =>
+        octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+          owner,
+          repo,
+          issue_number: comment.number,
+          body: `@${comment.author}: \`/undrift scan\` needs write access to ${fullName}; no scan was started.`,
+        }),
+    });
+    await recordAudit({
+      queues: deps.queues,
+      log,
+      entry: {
+        event: "refusal",
+        repo: fullName,
+        target,
+        actor: comment.author,
+        outcome: `/undrift scan refused on #${comment.number}: ${comment.author} has ${access.permission} access, not write`,
+      },
+    });
+    return { skipped: `${comment.author} has no write access` };
+  }
+
+  // 3. The target in the config in force, on a cluster the registry allows.
+  const loaded = await loadRepoConfig({ octokit, owner, repo });
+  const config =
+    loaded.status === "valid"
+      ? loaded.config
+      : loaded.status === "invalid"
+        ? await lastValidConfig({ redis: deps.queues.connection, prefix: deps.queues.prefix }).get(fullName)
+        : undefined;
+  if (!config) return { skipped: "no valid config" };
+  const allowed = partitionTargets({ registry: deps.registry, repo: fullName, targets: config.targets }).allowed;
+  const found = allowed.find((t) => t.name === target);
+  if (!found) return { skipped: `target ${target} is not in the config, or its cluster is refused` };
+  const job = await enqueueScan({
+    queues: deps.queues,
+    job: {
+      installationId: comment.installationId,
+      repo: fullName,
+      target: found.name,
+      cluster: found.cluster,
+      reason: "comment",
+    },
+  });
+  log.info({ repo: fullName, target, actor: comment.author, job }, "/undrift scan: scan queued");
+  return { job };
+}
