@@ -20,12 +20,18 @@ export async function ensureTargetIssue(params: {
   mode: string;
   /** The revision to name: where this drift was first seen. */
   shownRevision: string;
+  /** Markdown sections between the intro and the report: what heal did. */
+  sections?: string[];
   creator?: string;
 }): Promise<TrackingIssueResult> {
   const { report } = params;
   let drift: { title: string; body: string } | null = null;
   if (hasDrift(report)) {
-    const parts = renderMarkdown({ ...report, revision: params.shownRevision }, { maxLength: BODY_LIMIT });
+    const sections = (params.sections ?? []).map((section) => `${section}\n\n`).join("");
+    const parts = renderMarkdown(
+      { ...report, revision: params.shownRevision },
+      { maxLength: Math.max(BODY_LIMIT - sections.length, 10_000) },
+    );
     const more =
       parts.length > 1
         ? `\n\n_${parts.length - 1} more part(s) of the report are in the check run \`undrift/${report.target}\`._`
@@ -36,7 +42,7 @@ export async function ensureTargetIssue(params: {
     ].join(" ");
     drift = {
       title: `undrift: ${report.target} has drifted from Git on ${params.cluster}`,
-      body: `${intro}\n\n${parts[0] ?? ""}${more}`,
+      body: `${intro}\n\n${sections}${parts[0] ?? ""}${more}`,
     };
   }
   return ensureTrackingIssue({

@@ -7,7 +7,8 @@
 //   5. the scan, its report naming the commit
 //   6. the mode's actions: warn (tracking issue), codify (pull request), revert
 //      (pull request with a record file; a merge job applies it, see
-//      process-revert-merge.ts); heal does warn's for now, and says so
+//      process-revert-merge.ts), heal (Git applied at once, then the tracking
+//      issue says what was healed; fights stop healing, see heal-drift.ts)
 //   7. the check run `undrift/<target>` on the head; an audit entry per action
 // A scan that finds what the last one found writes nothing on GitHub.
 import { clusterFor } from "../config/cluster-registry.ts";
@@ -22,6 +23,7 @@ import { summaryLine } from "../report/summary-line.ts";
 import { runScan } from "../scan/scan-target.ts";
 import { codifyDrift } from "./codify-drift.ts";
 import { defaultBranchHead } from "./default-branch-head.ts";
+import { healDrift } from "./heal-drift.ts";
 import { lastValidConfig } from "./last-valid-config.ts";
 import { readSnapshotConfig } from "./read-snapshot-config.ts";
 import { recordAudit } from "./record-audit.ts";
@@ -53,8 +55,16 @@ export async function processScan(params: {
   const [owner = "", repo = ""] = job.repo.split("/");
   const redis = queues.connection;
   const store = redisStore({ redis, prefix: queues.prefix });
-  const audit = (entry: { event: string; outcome: string; cluster?: string; revision?: string; url?: string }) =>
-    recordAudit({ queues, log, entry: { repo: job.repo, target: job.target, actor: "undrift", ...entry } });
+  const audit = (entry: {
+    event: string;
+    outcome: string;
+    cluster?: string;
+    revision?: string;
+    url?: string;
+    objects?: string[];
+    fields?: string[];
+    managers?: string[];
+  }) => recordAudit({ queues, log, entry: { repo: job.repo, target: job.target, actor: "undrift", ...entry } });
 
   // 0. A cluster the registry does not let this repository use is refused before anything is read.
   clusterFor(deps.registry, job.cluster, job.repo);
@@ -131,11 +141,14 @@ export async function processScan(params: {
             base: { branch: head.branch, sha: head.sha, treeSha: head.treeSha },
             pullRequests: read.config.pullRequests,
           })
-        : await warnDrift({ deps, octokit: reads, owner, repo, report, target });
+        : target.mode === "heal"
+          ? await healDrift({ deps, octokit: reads, owner, repo, scan, target })
+          : await warnDrift({ deps, octokit: reads, owner, repo, report, target });
   const actions: string[] = [];
   for (const done of mode.done) {
     actions.push(done.summary);
-    await audit({ event: done.event, cluster, revision: head.sha, outcome: done.summary, ...urlOf(done.url) });
+    const { event, summary, url, ...names } = done;
+    await audit({ event, cluster, revision: head.sha, outcome: summary, ...urlOf(url), ...names });
   }
   const lines = [...mode.lines];
   if (read.invalid) {

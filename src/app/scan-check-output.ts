@@ -16,7 +16,7 @@ export function scanCheckOutput(params: {
   report: DriftReport;
   mode: string;
   cluster: string;
-  /** Lines for the summary: links to the issue or PR, notes such as a mode not active yet. */
+  /** Lines for the summary: links to the issue or PR, what heal applied, notes. */
   lines: readonly string[];
 }): { conclusion: CheckConclusion; output: CheckRunOutput } {
   const { report } = params;

@@ -1,4 +1,4 @@
-// The warn side of a scan (and, for now, of heal): the target's
+// The warn side of a scan (and heal's report, see heal-drift.ts): the target's
 // tracking issue, naming the revision its drift was first seen at, so a push
 // that leaves the drift as it was leaves the issue alone too.
 import type { TargetConfig } from "../config/schema.ts";
@@ -26,6 +26,8 @@ export async function warnDrift(params: {
   repo: string;
   report: DriftReport;
   target: TargetConfig;
+  /** Markdown sections to put above the report (what heal did). */
+  sections?: string[];
 }): Promise<ModeResult> {
   const { deps, report, target } = params;
   const { queues } = deps;
@@ -34,7 +36,7 @@ export async function warnDrift(params: {
   if (!drifting && report.problems.length > 0) {
     // What could not be compared may be the drift the issue tracks: closing it would be a guess.
     result.lines.push("Some objects could not be compared, so an open tracking issue is left as it is.");
-    return withModeNote(result, target);
+    return result;
   }
   const shownRevision = drifting
     ? await firstSeenRevision({
@@ -52,6 +54,7 @@ export async function warnDrift(params: {
     cluster: target.cluster,
     mode: target.mode,
     shownRevision,
+    ...(params.sections?.length ? { sections: params.sections } : {}),
     creator: await botLogin(deps.probot),
   });
   if (issue.action !== "unchanged") {
@@ -63,15 +66,5 @@ export async function warnDrift(params: {
   }
   if (drifting && issue.number !== undefined)
     result.lines.push(`Tracking issue: #${issue.number} ${issue.url ?? ""}`.trimEnd());
-  return withModeNote(result, target);
-}
-
-/** Heal is not done by the app yet: said plainly, so nobody waits for an apply that will not come. */
-function withModeNote(result: ModeResult, target: TargetConfig): ModeResult {
-  if (target.mode === "heal") {
-    result.lines.push(
-      `**Mode \`${target.mode}\` is not active in the app yet:** nothing was applied to the cluster. This scan did what \`warn\` does (this check run and the tracking issue); \`undrift revert\` re-applies Git by hand.`,
-    );
-  }
   return result;
 }

@@ -3,6 +3,7 @@ import type { Probot } from "probot";
 import type { ClusterRegistry } from "../config/cluster-registry.ts";
 import type { UndriftQueues } from "../queue/create-queues.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
+import type { FightPolicy } from "./heal-fights.ts";
 
 export interface WorkerDeps {
   /** Made with Probot's own options; `probot.auth(installationId)` gives each job its installation's client. */
@@ -13,4 +14,6 @@ export interface WorkerDeps {
   /** Where repository snapshots are cached by commit (UNDRIFT_SNAPSHOT_DIR). */
   snapshotDir: string;
   log: QueueLog;
+  /** When heal stops healing a field a program keeps changing back: K heals (default 3) within a window (default 1h). */
+  healFights?: Partial<FightPolicy>;
 }

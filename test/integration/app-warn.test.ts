@@ -169,30 +169,4 @@ describe("a warn-mode target", () => {
     expect(firstScan).toBe(9);
     expect(jobs.every((job) => job.finishedOn && !job.failedReason)).toBe(true);
   });
-
-  it("in heal mode, does what warn does and says plainly that heal is not active yet", async () => {
-    s = scenario({ files: { "manifests/web.yaml": web }, target: { mode: "heal" } });
-    await s.applyGit();
-    await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=3"]);
-    const commit = await commitRepo(s.repoDir);
-    h = await openAppHarness({ clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } } });
-    const gh = fakeRepo({ github, head: commit });
-    gh.expectToken();
-    gh.expectApp();
-    gh.expectHead();
-    gh.expectTarball();
-    gh.expectIssues({ list: 1, create: 1 });
-    gh.expectCheckRuns({ list: 1, create: 1 });
-    const job = { installationId: gh.installationId, repo: "acme/gitops", target: s.target, cluster: "test" };
-    await enqueueScan({ queues: h.redis.queues, job: { ...job, reason: "schedule" } });
-    h.startWorkers(["test"]);
-    const [done] = await h.settled("test", 1);
-    expect(done?.failedReason).toBeUndefined();
-    expect(gh.state.checkRuns[0]?.output.summary).toContain(
-      "**Mode `heal` is not active in the app yet:** nothing was applied",
-    );
-    expect(gh.state.issues[0]?.state).toBe("open");
-    // Nothing was applied: the drift is still there.
-    expect(await kubectl(["-n", s.namespace, "get", "deployment", "web", "-o", "jsonpath={.spec.replicas}"])).toBe("3");
-  });
 });

@@ -1,0 +1,82 @@
+// What heal says on the tracking issue, above the drift report: the objects it
+// applied Git to (fields, and who had changed them), and the fields it stopped
+// healing because a program keeps changing them back, each object with the
+// ignoreDifferences rule (Argo CD's shape, as `.github/undrift.yml` takes it)
+// that would end the fight. Names, pointers and managers only: never a value.
+import { stringify } from "yaml";
+import { groupOf } from "../desired/object-key.ts";
+import type { KubeObject } from "../drift/types.ts";
+import { refOf } from "../remediate/revert/ref-of.ts";
+import type { Action } from "../remediate/revert/types.ts";
+import { objectLabel } from "../report/object-label.ts";
+import type { FightPolicy } from "./heal-fights.ts";
+
+export interface HealedObject {
+  object: KubeObject;
+  action: Action;
+  reason?: string;
+  /** The fields applied; `heals`: how many heals undoing that (non-human) manager fall within the window. */
+  fields: Array<{ path: string; manager?: string; heals?: number }>;
+}
+
+export interface FoughtObject {
+  object: KubeObject;
+  fields: Array<{ path: string; manager: string; heals: number }>;
+}
+
+export function healSections(params: {
+  healed: HealedObject[];
+  fought: FoughtObject[];
+  policy: FightPolicy;
+}): string[] {
+  const { healed, fought, policy } = params;
+  const sections: string[] = [];
+  const window = duration(policy.windowMs);
+  if (healed.length > 0) {
+    const lines = healed.map((h) => {
+      const what = h.action === "created" || h.action === "configured" ? h.action : `${h.action}: ${h.reason ?? ""}`;
+      const fields = h.fields.map((f) => {
+        const who = f.manager ? ` (changed by \`${f.manager}\`)` : "";
+        const count = f.heals !== undefined ? `, healed ${f.heals} time(s) within ${window}` : "";
+        return `\`${f.path}\`${who}${count}`;
+      });
+      return `- \`${objectLabel(refOf(h.object))}\` (${what.trim()})${fields.length ? `: ${fields.join(", ")}` : ""}`;
+    });
+    sections.push(["### Healed", "", "undrift applied Git to these objects in this scan:", "", ...lines].join("\n"));
+  }
+  for (const f of fought) {
+    const { object } = f;
+    const rule = {
+      ignoreDifferences: [
+        {
+          group: groupOf(object.apiVersion),
+          kind: object.kind,
+          name: object.metadata.name,
+          ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
+          jsonPointers: f.fields.map((x) => x.path),
+        },
+      ],
+    };
+    const fields = f.fields.map((x) => `\`${x.path}\` (changed back by \`${x.manager}\` after ${x.heals} heals)`);
+    sections.push(
+      [
+        `### Healing stopped: a fight over \`${objectLabel(refOf(object))}\``,
+        "",
+        `${fields.join(", ")}: ${policy.heals} heals or more within ${window}, so undrift no longer heals ${f.fields.length > 1 ? "these fields" : "this field"}; the rest of the target is still healed.`,
+        "To end the fight, let that manager own the field: add this rule to the target in `.github/undrift.yml`:",
+        "",
+        "```yaml",
+        stringify(rule).trimEnd(),
+        "```",
+      ].join("\n"),
+    );
+  }
+  return sections;
+}
+
+/** `1h`, `90m`, `45s`. */
+function duration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  return `${Math.round(ms / 1000)}s`;
+}

@@ -1,0 +1,184 @@
+// A heal-mode target end to end: the scan applies Git at once (fields changed
+// by hand pass to undrift first), and the tracking issue says what was healed,
+// which fields, who had changed them. A "controller" (its own field manager)
+// that changes the same field back before every scan is a fight: after three
+// heals within the hour the next scan leaves that field alone, and the issue
+// gives the ignoreDifferences rule that would end the fight.
+import { afterEach, describe, expect, it } from "vitest";
+import { readAudit } from "../../src/queue/audit-log.ts";
+import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
+import { fakeRepo } from "../helpers/app-github.ts";
+import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
+import { kubeconfigPath } from "../helpers/cluster.ts";
+import { useGitHubMock } from "../helpers/github-mock.ts";
+import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
+
+const github = useGitHubMock();
+const web = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2 # Git says two
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: web
+          image: nginx:1.27
+`;
+
+let h: AppHarness | undefined;
+let s: Scenario | undefined;
+afterEach(async () => {
+  await h?.close();
+  s?.cleanup();
+  h = s = undefined;
+});
+
+const replicas = (namespace: string) =>
+  kubectl(["-n", namespace, "get", "deployment", "web", "-o", "jsonpath={.spec.replicas}"]);
+
+describe("a heal-mode target", () => {
+  it("applies Git at once and lists what it healed on the tracking issue", async () => {
+    s = scenario({ files: { "manifests/web.yaml": web }, target: { mode: "heal" } });
+    await s.applyGit();
+    await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=3"]);
+    const commit = await commitRepo(s.repoDir);
+    h = await openAppHarness({ clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } } });
+    const gh = fakeRepo({ github, head: commit });
+    gh.expectToken();
+    gh.expectApp();
+    gh.expectHead();
+    gh.expectTarball();
+    gh.expectIssues({ list: 1, create: 1 });
+    gh.expectCheckRuns({ list: 1, create: 1 });
+    const job = { installationId: gh.installationId, repo: "acme/gitops", target: s.target, cluster: "test" };
+    await enqueueScan({ queues: h.redis.queues, job: { ...job, reason: "schedule" } });
+    h.startWorkers(["test"]);
+    const [done] = await h.settled("test", 1);
+    expect(done?.failedReason).toBeUndefined();
+    expect(done?.returnvalue).toMatchObject({
+      outcome: "scanned",
+      summary: `${s.target}: 1 drifted`,
+      actions: [
+        `healed apps/v1 Deployment ${s.namespace}/web`,
+        "created issue #1",
+        `created check run undrift/${s.target}`,
+      ],
+    });
+
+    // Git's value is back on the cluster.
+    expect(await replicas(s.namespace)).toBe("2");
+    const [issue] = gh.state.issues;
+    expect(issue?.state).toBe("open");
+    expect(issue?.body).toContain("### Healed");
+    expect(issue?.body).toMatch(
+      new RegExp(
+        `- \`apps/v1 Deployment ${s.namespace}/web\` \\(configured\\): \`/spec/replicas\` \\(changed by \`kubectl[^\`]*\`\\)`,
+      ),
+    );
+    const summary = gh.state.checkRuns[0]?.output.summary ?? "";
+    expect(summary).not.toContain("not active");
+    expect(summary).toContain(`Healed: Git was applied to 1 object(s): apps/v1 Deployment ${s.namespace}/web.`);
+    expect(summary).toContain("Tracking issue: #1");
+
+    const audit = await readAudit({ redis: h.redis.redis, key: `${h.redis.prefix}:audit` });
+    expect(audit.find((a) => a.event === "heal")).toMatchObject({
+      target: s.target,
+      cluster: "test",
+      revision: commit.sha,
+      objects: [`apps/v1 Deployment ${s.namespace}/web`],
+      fields: [`Deployment/${s.namespace}/web:/spec/replicas`],
+      managers: [expect.stringMatching(/^kubectl/)],
+      actor: "undrift",
+    });
+  });
+
+  it("stops healing a field a controller keeps changing back, and suggests the ignoreDifferences rule", async () => {
+    s = scenario({ files: { "manifests/web.yaml": web }, target: { mode: "heal", force: true } });
+    await s.applyGit();
+    const commit = await commitRepo(s.repoDir);
+    h = await openAppHarness({ clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } } });
+    const gh = fakeRepo({ github, head: commit });
+    const fight = () =>
+      kubectl([
+        "-n",
+        s!.namespace,
+        "patch",
+        "deployment",
+        "web",
+        "--field-manager=fighting-controller",
+        "-p",
+        '{"spec":{"replicas":5}}',
+      ]);
+    const job = { installationId: gh.installationId, repo: "acme/gitops", target: s.target, cluster: "test" };
+    h.startWorkers(["test"]);
+
+    // Three heals: each time the controller has set its value again, and each time Git's comes back.
+    for (const n of [1, 2, 3]) {
+      await fight();
+      if (n === 1) {
+        gh.expectToken();
+        gh.expectApp();
+        gh.expectTarball();
+      }
+      gh.expectHead();
+      gh.expectIssues(n === 1 ? { list: 1, create: 1 } : { list: 1, update: 1 });
+      gh.expectCheckRuns(n === 1 ? { list: 1, create: 1 } : { list: 1, update: 1 });
+      await enqueueScan({ queues: h.redis.queues, job: { ...job, reason: "schedule" } });
+      const jobs = await h.settled("test", n);
+      expect(jobs.at(-1)?.failedReason).toBeUndefined();
+      expect(jobs.at(-1)?.returnvalue.actions[0]).toBe(`healed apps/v1 Deployment ${s.namespace}/web`);
+      expect(await replicas(s.namespace)).toBe("2");
+      expect(gh.state.issues[0]?.body).toContain(
+        `\`/spec/replicas\` (changed by \`fighting-controller\`), healed ${n} time(s) within 1h`,
+      );
+    }
+
+    // The fourth time it is a fight: the field is left to the controller, and the issue says how to end it.
+    await fight();
+    gh.expectHead();
+    gh.expectIssues({ list: 1, update: 1 });
+    gh.expectCheckRuns({ list: 1, update: 1 });
+    await enqueueScan({ queues: h.redis.queues, job: { ...job, reason: "schedule" } });
+    const jobs = await h.settled("test", 4);
+    expect(jobs.at(-1)?.failedReason).toBeUndefined();
+    expect(jobs.at(-1)?.returnvalue.actions).toEqual([
+      `stopped healing /spec/replicas of apps/v1 Deployment ${s.namespace}/web`,
+      "updated issue #1",
+      `updated check run undrift/${s.target}`,
+    ]);
+    expect(await replicas(s.namespace)).toBe("5");
+    const body = gh.state.issues[0]?.body ?? "";
+    expect(body).not.toContain("### Healed");
+    expect(body).toContain(`### Healing stopped: a fight over \`apps/v1 Deployment ${s.namespace}/web\``);
+    expect(body).toContain("`/spec/replicas` (changed back by `fighting-controller` after 3 heals)");
+    expect(body).toContain(
+      [
+        "```yaml",
+        "ignoreDifferences:",
+        "  - group: apps",
+        "    kind: Deployment",
+        "    name: web",
+        `    namespace: ${s.namespace}`,
+        "    jsonPointers:",
+        "      - /spec/replicas",
+        "```",
+      ].join("\n"),
+    );
+    expect(gh.state.checkRuns[0]?.output.summary).toContain(
+      "Healing stopped for `/spec/replicas` (changed back by `fighting-controller`)",
+    );
+
+    const audit = await readAudit({ redis: h.redis.redis, key: `${h.redis.prefix}:audit` });
+    expect(audit.filter((a) => a.event === "heal")).toHaveLength(3);
+    expect(audit.find((a) => a.event === "heal-stopped")).toMatchObject({
+      fields: [`Deployment/${s.namespace}/web:/spec/replicas`],
+      managers: ["fighting-controller"],
+    });
+  });
+});
