@@ -6,18 +6,26 @@
 // after K heals within the window it is no longer healed (an object whose only
 // drift is such fields is not applied; other objects are), and the issue gives
 // the ignoreDifferences rule that would end the fight, ready to paste.
+// Orphans are pruned when the target's prune (or the first matching rule's)
+// is true, through the CLI's planPrune + pruneOrphans with all their guards;
+// with preview or false they are only listed. The issue says which were
+// deleted and which were not, and why.
 import type { TargetConfig } from "../config/schema.ts";
 import { groupOf, keyString, objectKey } from "../desired/object-key.ts";
 import { removePointer } from "../drift/edit-object.ts";
-import type { Change, ResourceReport } from "../drift/types.ts";
+import type { Change, DriftReport, KubeObject, ResourceReport } from "../drift/types.ts";
 import type { GitHubClient } from "../github/github-client.ts";
+import { objectRulePrune } from "../remediate/prune/object-rule-prune.ts";
+import { planPrune } from "../remediate/prune/plan-prune.ts";
+import { pruneOrphans } from "../remediate/prune/prune-orphans.ts";
 import { applyPlan } from "../remediate/revert/apply-plan.ts";
 import { type PlannedObject, planRevert } from "../remediate/revert/plan-revert.ts";
 import { refOf } from "../remediate/revert/ref-of.ts";
+import type { ObjectRecord } from "../remediate/revert/types.ts";
 import { objectLabel } from "../report/object-label.ts";
 import type { ScanResult } from "../scan/scan-target.ts";
 import { FIGHT_HEALS, FIGHT_WINDOW_MS, type FightPolicy, healFights } from "./heal-fights.ts";
-import { type FoughtObject, type HealedObject, healSections } from "./heal-sections.ts";
+import { type FoughtObject, type HealedObject, healSections, pruneSections } from "./heal-sections.ts";
 import type { ModeResult } from "./mode-result.ts";
 import { warnDrift } from "./warn-drift.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
@@ -27,8 +35,11 @@ export async function healDrift(params: {
   octokit: GitHubClient;
   owner: string;
   repo: string;
+  /** The heal share of the scan (mode-shares.ts): only its objects are applied and pruned. */
   scan: ScanResult;
   target: TargetConfig;
+  /** What the tracking issue reports: the heal share with the warn share beside it; default the scan's report. */
+  issueReport?: DriftReport;
 }): Promise<ModeResult> {
   const { deps, scan, target } = params;
   const { report, policy } = scan;
@@ -126,9 +137,12 @@ export async function healDrift(params: {
     });
   }
 
-  // 4. The tracking issue, with what was healed and what no longer is.
-  const sections = healSections({ healed, fought, policy: fight });
-  const result = await warnDrift({ ...params, report, sections });
+  // 4. Orphans: deleted only when prune is true for them, and every guard lets them go.
+  const pruned = await pruneHealOrphans({ scan, target, orphans: plan.orphans });
+
+  // 5. The tracking issue, with what was healed, pruned, and what no longer is.
+  const sections = [...healSections({ healed, fought, policy: fight }), ...pruneSections(pruned)];
+  const result = await warnDrift({ ...params, report: params.issueReport ?? report, sections });
   const ok = healed.filter((h) => h.action === "created" || h.action === "configured");
   const failed = healed.filter((h) => h.action === "failed" || h.action === "skipped");
   const fieldsOf = (object: HealedObject["object"], paths: Array<{ path: string }>) =>
@@ -164,7 +178,19 @@ export async function healDrift(params: {
       managers: managersOf(f.fields),
     });
   }
+  const deleted = pruned.filter((r) => r.action === "deleted");
+  const kept = pruned.filter((r) => r.action !== "deleted");
+  for (const r of deleted) {
+    done.push({ event: "prune", summary: `pruned ${objectLabel(r)}`, objects: [objectLabel(r)] });
+  }
+  for (const r of kept.filter((k) => k.action === "failed" || k.guard !== "not-requested")) {
+    done.push({ event: "prune-refused", summary: `did not prune ${objectLabel(r)}`, objects: [objectLabel(r)] });
+  }
   const lines: string[] = [];
+  if (deleted.length > 0)
+    lines.push(`Pruned ${deleted.length} orphan(s): ${deleted.map((r) => objectLabel(r)).join(", ")}.`);
+  if (kept.length > 0)
+    lines.push(`Not pruned: ${kept.map((r) => `${objectLabel(r)} (${r.reason ?? r.action})`).join("; ")}.`);
   if (ok.length > 0)
     lines.push(
       `Healed: Git was applied to ${ok.length} object(s): ${ok.map((h) => objectLabel(refOf(h.object))).join(", ")}.`,
@@ -179,4 +205,45 @@ export async function healDrift(params: {
     );
   }
   return { done: [...done, ...result.done], lines: [...lines, ...result.lines] };
+}
+
+/**
+ * The orphans of the heal share through the CLI's prune: those whose prune (the first matching rule's,
+ * else the target's) is true go through planPrune's guards and pruneOrphans' re-read; the others are
+ * listed with their setting. Nothing is deleted for an orphan whose prune is preview or false.
+ */
+async function pruneHealOrphans(params: {
+  scan: ScanResult;
+  target: TargetConfig;
+  orphans: KubeObject[];
+}): Promise<ObjectRecord[]> {
+  const { scan, target } = params;
+  const settingOf = (o: KubeObject) => objectRulePrune(target.rules, o)?.prune ?? target.prune;
+  const asked = params.orphans.filter((o) => settingOf(o) === true);
+  const listed: ObjectRecord[] = params.orphans
+    .filter((o) => settingOf(o) !== true)
+    .map((o) => ({
+      ...refOf(o),
+      action: "skipped",
+      guard: "not-requested",
+      reason: settingOf(o) === "preview" ? "prune is preview: listed only" : "prune is off: listed only",
+    }));
+  if (asked.length === 0) return listed;
+  const plan = planPrune({
+    orphans: asked,
+    desired: scan.desired.map((d) => d.object),
+    selector: target.tracking.selector,
+    requested: true,
+    force: false,
+    maxPrunePercent: target.maxPrunePercent,
+    rules: target.rules,
+  });
+  const deleted = await pruneOrphans({
+    client: scan.client,
+    index: scan.index,
+    deletions: plan.deletions,
+    propagationPolicy: "Background",
+    dryRun: false,
+  });
+  return [...deleted, ...plan.skipped, ...listed];
 }

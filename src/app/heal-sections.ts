@@ -2,12 +2,13 @@
 // applied Git to (fields, and who had changed them), and the fields it stopped
 // healing because a program keeps changing them back, each object with the
 // ignoreDifferences rule (Argo CD's shape, as `.github/undrift.yml` takes it)
-// that would end the fight. Names, pointers and managers only: never a value.
+// that would end the fight; then the orphans it pruned and those it left, with
+// why. Names, pointers and managers only: never a value.
 import { stringify } from "yaml";
 import { groupOf } from "../desired/object-key.ts";
 import type { KubeObject } from "../drift/types.ts";
 import { refOf } from "../remediate/revert/ref-of.ts";
-import type { Action } from "../remediate/revert/types.ts";
+import type { Action, ObjectRecord } from "../remediate/revert/types.ts";
 import { objectLabel } from "../report/object-label.ts";
 import type { FightPolicy } from "./heal-fights.ts";
 
@@ -70,6 +71,22 @@ export function healSections(params: {
         "```",
       ].join("\n"),
     );
+  }
+  return sections;
+}
+
+/** The orphans heal deleted, and those it left (a guard held them back, or prune is preview or false), with why. */
+export function pruneSections(records: ObjectRecord[]): string[] {
+  const deleted = records.filter((r) => r.action === "deleted");
+  const kept = records.filter((r) => r.action !== "deleted");
+  const sections: string[] = [];
+  if (deleted.length > 0) {
+    const lines = deleted.map((r) => `- \`${objectLabel(r)}\`${r.reason ? ` (${r.reason})` : ""}`);
+    sections.push(["### Pruned", "", "undrift deleted these orphans in this scan:", "", ...lines].join("\n"));
+  }
+  if (kept.length > 0) {
+    const lines = kept.map((r) => `- \`${objectLabel(r)}\`: ${r.reason ?? r.action}`);
+    sections.push(["### Not pruned", "", "These orphans were left on the cluster:", "", ...lines].join("\n"));
   }
   return sections;
 }

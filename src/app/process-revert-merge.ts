@@ -26,6 +26,7 @@ import { objectLabel } from "../report/object-label.ts";
 import { runScan } from "../scan/scan-target.ts";
 import { approvedDrift } from "./approved-drift.ts";
 import { lastValidConfig } from "./last-valid-config.ts";
+import { modeShares } from "./mode-shares.ts";
 import { readSnapshotConfig } from "./read-snapshot-config.ts";
 import { recordAudit } from "./record-audit.ts";
 import { ensureRevertMergeComment, type RevertMergeOutcome, revertMergeComment } from "./revert-merge-comment.ts";
@@ -135,8 +136,9 @@ export async function processRevertMerge(params: {
   scan.report.revision = revision;
   signal.throwIfAborted();
 
-  // 4. Only what the record approved and the scan still finds so.
-  const drift = approvedDrift({ record, report: scan.report, cluster: target.cluster });
+  // 4. Only what the record approved and the scan still finds so; objects rules give another mode are not revert's.
+  const share = modeShares(scan).find((s) => s.mode === "revert")?.scan ?? scan;
+  const drift = approvedDrift({ record, report: share.report, cluster: target.cluster });
   const plan = planRevert({ desired: scan.desired, pairings: scan.pairings });
   const objects = plan.objects.filter(
     (p) =>

@@ -5,13 +5,17 @@
 //   3. the repository snapshot at that commit (cached on disk by SHA)
 //   4. the config from the snapshot, the target (moved to another cluster: handed over)
 //   5. the scan, its report naming the commit
-//   6. the mode's actions: warn (tracking issue), codify (pull request), revert
+//   6. the modes' actions, each on its share of the report (the target's mode,
+//      or the first matching rule's per object, see mode-shares.ts): warn
+//      (tracking issue), codify (pull request), revert
 //      (pull request with a record file; a merge job applies it, see
 //      process-revert-merge.ts), heal (Git applied at once, then the tracking
-//      issue says what was healed; fights stop healing, see heal-drift.ts)
+//      issue says what was healed and pruned; fights stop healing, see heal-drift.ts)
 //   7. the check run `undrift/<target>` on the head; an audit entry per action
 // A scan that finds what the last one found writes nothing on GitHub.
 import { clusterFor } from "../config/cluster-registry.ts";
+import { fingerprint } from "../drift/fingerprint.ts";
+import type { DriftReport, ResourceReport } from "../drift/types.ts";
 import { withConditionalGets } from "../github/conditional-gets.ts";
 import { downloadSnapshot } from "../github/download-snapshot.ts";
 import { checkRunName, ensureCheckRun } from "../github/ensure-check-run.ts";
@@ -25,6 +29,8 @@ import { codifyDrift } from "./codify-drift.ts";
 import { defaultBranchHead } from "./default-branch-head.ts";
 import { healDrift } from "./heal-drift.ts";
 import { lastValidConfig } from "./last-valid-config.ts";
+import type { ModeResult } from "./mode-result.ts";
+import { modeShares, shareLines } from "./mode-shares.ts";
 import { readSnapshotConfig } from "./read-snapshot-config.ts";
 import { recordAudit } from "./record-audit.ts";
 import { redisStore } from "./redis-store.ts";
@@ -118,32 +124,48 @@ export async function processScan(params: {
   await audit({ event: "scan", cluster, revision: head.sha, outcome: summaryLine(report), ...reportAudit(report) });
   signal.throwIfAborted();
 
-  // 6. The mode's actions.
-  const mode =
-    target.mode === "codify"
-      ? await codifyDrift({
+  // 6. The modes' actions, each on its share of the report (rules pick the mode per object).
+  const shares = modeShares(scan);
+  const shareOf = (mode: string) => shares.find((s) => s.mode === mode);
+  // Warn and heal both report on the one tracking issue: it shows both shares.
+  const issueShares = shares.filter((s) => s.mode === "warn" || s.mode === "heal");
+  const issueReport =
+    issueShares.length > 1
+      ? joinShares(
+          report,
+          issueShares.map((s) => s.scan.report),
+        )
+      : issueShares[0]?.scan.report;
+  const base = { branch: head.branch, sha: head.sha, treeSha: head.treeSha };
+  const results: ModeResult[] = [];
+  for (const share of shares) {
+    if (share.mode === "codify") {
+      results.push(
+        await codifyDrift({
           octokit: reads,
           owner,
           repo,
-          scan,
+          scan: share.scan,
           repoDir: snapshot.dir,
           cluster,
-          base: { branch: head.branch, sha: head.sha, treeSha: head.treeSha },
+          base,
           pullRequests: read.config.pullRequests,
-        })
-      : target.mode === "revert"
-        ? await revertDrift({
-            octokit: reads,
-            owner,
-            repo,
-            report,
-            cluster,
-            base: { branch: head.branch, sha: head.sha, treeSha: head.treeSha },
-            pullRequests: read.config.pullRequests,
-          })
-        : target.mode === "heal"
-          ? await healDrift({ deps, octokit: reads, owner, repo, scan, target })
-          : await warnDrift({ deps, octokit: reads, owner, repo, report, target });
+        }),
+      );
+    } else if (share.mode === "revert") {
+      const pullRequests = read.config.pullRequests;
+      results.push(
+        await revertDrift({ octokit: reads, owner, repo, report: share.scan.report, cluster, base, pullRequests }),
+      );
+    } else if (share.mode === "heal") {
+      results.push(
+        await healDrift({ deps, octokit: reads, owner, repo, scan: share.scan, target, ...issueOf(issueReport) }),
+      );
+    } else if (!shareOf("heal") && issueReport) {
+      results.push(await warnDrift({ deps, octokit: reads, owner, repo, report: issueReport, target }));
+    }
+  }
+  const mode: ModeResult = { done: results.flatMap((r) => r.done), lines: results.flatMap((r) => r.lines) };
   const actions: string[] = [];
   for (const done of mode.done) {
     actions.push(done.summary);
@@ -156,11 +178,7 @@ export async function processScan(params: {
       `**Note:** \`.github/undrift.yml\` at this commit is invalid (${read.invalid.message}); this scan used the repository's last valid config.`,
     );
   }
-  if (target.rules.some((rule) => rule.mode !== undefined && rule.mode !== target.mode)) {
-    lines.push(
-      `Per-object \`rules\` that pick another mode are not applied by the app yet: every object was handled as \`${target.mode}\`.`,
-    );
-  }
+  lines.push(...shareLines(target, shares));
 
   // 7. The check run on the head.
   const { conclusion, output } = scanCheckOutput({ report, mode: target.mode, cluster, lines });
@@ -190,6 +208,28 @@ export async function processScan(params: {
     fingerprint: report.fingerprint,
     actions,
   };
+}
+
+/** One report of several shares of it: their objects, in the scan's order. */
+function joinShares(report: DriftReport, parts: DriftReport[]): DriftReport {
+  const kept = new Set(parts.flatMap((p) => p.resources));
+  const resources = report.resources.filter((r) => kept.has(r));
+  const count = (status: ResourceReport["status"]) => resources.filter((r) => r.status === status).length;
+  return {
+    ...report,
+    summary: {
+      inSync: count("in-sync"),
+      drifted: count("drifted"),
+      missing: count("missing"),
+      orphaned: count("orphaned"),
+    },
+    resources,
+    fingerprint: fingerprint(resources),
+  };
+}
+
+function issueOf(report: DriftReport | undefined): { issueReport?: DriftReport } {
+  return report ? { issueReport: report } : {};
 }
 
 function urlOf(url: string | undefined): { url?: string } {
