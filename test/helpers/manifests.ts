@@ -25,3 +25,21 @@ spec:
                 color: {type: string}
 `;
 }
+
+/** The app tests' Deployment: two replicas, one container, a comment on the field people scale. */
+export const webDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2 # Git says two
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: web
+          image: nginx:1.27
+`;

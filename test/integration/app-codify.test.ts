@@ -12,25 +12,10 @@ import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harn
 import { installationPayload } from "../helpers/app-payloads.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
+import { webDeployment as web } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const github = useGitHubMock();
-const web = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2 # Git says two
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-        - name: web
-          image: nginx:1.27
-`;
 
 let h: AppHarness | undefined;
 let s: Scenario | undefined;
