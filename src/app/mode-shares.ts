@@ -6,10 +6,11 @@
 // drift), and the pairings cut the same way. In-sync objects stay in every
 // share: they are no one's work. A target whose rules send nothing elsewhere
 // gets its scan back as it was.
-import type { Mode, ObjectRule, TargetConfig } from "../config/schema.ts";
+import { ruleMatches } from "../config/rule-matches.ts";
+import type { Mode, TargetConfig } from "../config/schema.ts";
 import { groupOf, keyString, objectKey } from "../desired/object-key.ts";
 import type { Pairing } from "../drift/build-report.ts";
-import { fingerprint } from "../drift/fingerprint.ts";
+import { summarize } from "../drift/summarize.ts";
 import type { DriftReport, KubeObject, ResourceReport } from "../drift/types.ts";
 import { objectLabel } from "../report/object-label.ts";
 import type { ScanResult } from "../scan/scan-target.ts";
@@ -27,7 +28,7 @@ export interface ModeShare {
 /** The mode of one object: the first rule with a mode that matches it, else the target's. */
 export function objectRuleMode(target: TargetConfig, objects: Array<KubeObject | undefined>): Mode {
   const rule = target.rules.find(
-    (r) => r.mode !== undefined && objects.some((o) => o !== undefined && matches(r.match, o)),
+    (r) => r.mode !== undefined && objects.some((o) => o !== undefined && ruleMatches(r.match, o)),
   );
   return rule?.mode ?? target.mode;
 }
@@ -76,28 +77,9 @@ export function shareLines(target: TargetConfig, shares: ModeShare[]): string[] 
 }
 
 function cutReport(report: DriftReport, resources: ResourceReport[]): DriftReport {
-  const count = (status: ResourceReport["status"]) => resources.filter((r) => r.status === status).length;
-  return {
-    ...report,
-    summary: {
-      inSync: count("in-sync"),
-      drifted: count("drifted"),
-      missing: count("missing"),
-      orphaned: count("orphaned"),
-    },
-    resources,
-    fingerprint: fingerprint(resources),
-  };
+  return { ...report, resources, ...summarize(resources) };
 }
 
 function isInSync(p: Pairing): boolean {
   return p.desired !== undefined && p.comparison !== undefined && p.comparison.changes.length === 0;
-}
-
-function matches(match: ObjectRule["match"], object: KubeObject): boolean {
-  const { kinds, names, namespaces, labels } = match;
-  if (kinds && !kinds.includes(object.kind)) return false;
-  if (names && !names.includes(object.metadata.name)) return false;
-  if (namespaces && !namespaces.includes(object.metadata.namespace ?? "")) return false;
-  return Object.entries(labels ?? {}).every(([key, value]) => object.metadata.labels?.[key] === value);
 }

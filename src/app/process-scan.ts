@@ -14,8 +14,8 @@
 //   7. the check run `undrift/<target>` on the head; an audit entry per action
 // A scan that finds what the last one found writes nothing on GitHub.
 import { clusterFor } from "../config/cluster-registry.ts";
-import { fingerprint } from "../drift/fingerprint.ts";
-import type { DriftReport, ResourceReport } from "../drift/types.ts";
+import { summarize } from "../drift/summarize.ts";
+import type { DriftReport } from "../drift/types.ts";
 import { withConditionalGets } from "../github/conditional-gets.ts";
 import { downloadSnapshot } from "../github/download-snapshot.ts";
 import { checkRunName, ensureCheckRun } from "../github/ensure-check-run.ts";
@@ -214,18 +214,7 @@ export async function processScan(params: {
 function joinShares(report: DriftReport, parts: DriftReport[]): DriftReport {
   const kept = new Set(parts.flatMap((p) => p.resources));
   const resources = report.resources.filter((r) => kept.has(r));
-  const count = (status: ResourceReport["status"]) => resources.filter((r) => r.status === status).length;
-  return {
-    ...report,
-    summary: {
-      inSync: count("in-sync"),
-      drifted: count("drifted"),
-      missing: count("missing"),
-      orphaned: count("orphaned"),
-    },
-    resources,
-    fingerprint: fingerprint(resources),
-  };
+  return { ...report, resources, ...summarize(resources) };
 }
 
 function issueOf(report: DriftReport | undefined): { issueReport?: DriftReport } {

@@ -2,8 +2,8 @@
 // orphaned), masks Secret values and fingerprints the drift: the engine's exit.
 import { cleanObject } from "./clean-object.ts";
 import type { ObjectComparison } from "./compare-object.ts";
-import { fingerprint } from "./fingerprint.ts";
 import { maskResource } from "./mask.ts";
+import { summarize } from "./summarize.ts";
 import type { DesiredObject, DriftReport, KubeObject, ResourceReport, ScanProblem } from "./types.ts";
 
 export interface Pairing {
@@ -45,18 +45,11 @@ export function buildReport(params: {
   problems: ScanProblem[];
 }): DriftReport {
   const resources = params.pairings.map((p) => maskResource(resourceOf(p)));
-  const count = (status: ResourceReport["status"]) => resources.filter((r) => r.status === status).length;
   return {
     target: params.target,
     revision: params.revision,
-    summary: {
-      inSync: count("in-sync"),
-      drifted: count("drifted"),
-      missing: count("missing"),
-      orphaned: count("orphaned"),
-    },
+    ...summarize(resources),
     resources,
     problems: params.problems,
-    fingerprint: fingerprint(resources),
   };
 }
