@@ -5,17 +5,14 @@
 // and the check run says why.
 import { realpath } from "node:fs/promises";
 import type { PullRequestsConfig } from "../config/schema.ts";
-import { closeDriftPr } from "../github/close-drift-pr.ts";
 import { ensureDriftPr } from "../github/ensure-drift-pr.ts";
 import type { GitHubClient } from "../github/github-client.ts";
 import { codifyScan } from "../remediate/codify/codify-target.ts";
 import { objectLabel } from "../report/object-label.ts";
-import { hasDrift } from "../report/summary-line.ts";
 import type { ScanResult } from "../scan/scan-target.ts";
 import { codifyPrBody } from "./codify-pr-body.ts";
 import type { ModeResult } from "./mode-result.ts";
-
-const EVENTS = { created: "pr-opened", updated: "pr-updated", closed: "pr-closed" } as const;
+import { recordPrAction, settleWithoutDrift } from "./settle-drift-pr.ts";
 
 export async function codifyDrift(params: {
   octokit: GitHubClient;
@@ -31,34 +28,8 @@ export async function codifyDrift(params: {
   const { octokit, owner, repo, scan } = params;
   const { report, target } = scan;
   const result: ModeResult = { done: [], lines: [] };
-  const record = (pr: { action: string; number?: number; url?: string }) => {
-    if (pr.action === "unchanged" || !(pr.action in EVENTS)) return;
-    const event = EVENTS[pr.action as keyof typeof EVENTS];
-    result.done.push({
-      event,
-      summary: `${pr.action} pull request #${pr.number ?? "?"}`,
-      ...(pr.url ? { url: pr.url } : {}),
-    });
-  };
-
-  if (!hasDrift(report) && report.problems.length > 0) {
-    // What could not be compared may be what the PR codifies: closing it would be a guess.
-    result.lines.push("Some objects could not be compared, so an open pull request is left as it is.");
+  if (await settleWithoutDrift({ octokit, owner, repo, target: target.name, mode: "codify", report, result }))
     return result;
-  }
-  if (!hasDrift(report)) {
-    const closed = await closeDriftPr({
-      octokit,
-      owner,
-      repo,
-      target: target.name,
-      mode: "codify",
-      revision: report.revision,
-    });
-    record(closed);
-    if (closed.action === "closed") result.lines.push(`Pull request #${closed.number} was closed: the drift is gone.`);
-    return result;
-  }
   const codify = await codifyScan({
     repoDir: await realpath(params.repoDir),
     target,
@@ -89,7 +60,7 @@ export async function codifyDrift(params: {
     labels: params.pullRequests.labels,
     reviewers: params.pullRequests.reviewers,
   });
-  record(pr);
+  recordPrAction(result, pr);
   result.lines.push(`Pull request: #${pr.number ?? "?"} ${pr.url ?? ""}`.trimEnd());
   if (codify.notCodified.length > 0)
     result.lines.push(`${codify.notCodified.length} object(s) could not be codified; the pull request lists why.`);

@@ -6,15 +6,12 @@
 // comment. Nothing touches the cluster here: the merge does (process-revert-merge.ts).
 import type { PullRequestsConfig } from "../config/schema.ts";
 import type { DriftReport } from "../drift/types.ts";
-import { closeDriftPr } from "../github/close-drift-pr.ts";
 import { ensureDriftPr } from "../github/ensure-drift-pr.ts";
 import type { GitHubClient } from "../github/github-client.ts";
 import { renderRevertRecord, revertRecord, revertRecordPath } from "../github/revert-record.ts";
-import { hasDrift } from "../report/summary-line.ts";
 import type { ModeResult } from "./mode-result.ts";
 import { revertPrBody } from "./revert-pr-body.ts";
-
-const EVENTS = { created: "pr-opened", updated: "pr-updated", closed: "pr-closed" } as const;
+import { recordPrAction, settleWithoutDrift } from "./settle-drift-pr.ts";
 
 export async function revertDrift(params: {
   octokit: GitHubClient;
@@ -28,26 +25,7 @@ export async function revertDrift(params: {
   const { octokit, owner, repo, report, cluster } = params;
   const target = report.target;
   const result: ModeResult = { done: [], lines: [] };
-  const record = (pr: { action: string; number?: number; url?: string }) => {
-    if (pr.action === "unchanged" || !(pr.action in EVENTS)) return;
-    result.done.push({
-      event: EVENTS[pr.action as keyof typeof EVENTS],
-      summary: `${pr.action} pull request #${pr.number ?? "?"}`,
-      ...(pr.url ? { url: pr.url } : {}),
-    });
-  };
-
-  if (!hasDrift(report) && report.problems.length > 0) {
-    // What could not be compared may be what the PR reverts: closing it would be a guess.
-    result.lines.push("Some objects could not be compared, so an open pull request is left as it is.");
-    return result;
-  }
-  if (!hasDrift(report)) {
-    const closed = await closeDriftPr({ octokit, owner, repo, target, mode: "revert", revision: report.revision });
-    record(closed);
-    if (closed.action === "closed") result.lines.push(`Pull request #${closed.number} was closed: the drift is gone.`);
-    return result;
-  }
+  if (await settleWithoutDrift({ octokit, owner, repo, target, mode: "revert", report, result })) return result;
   const file = revertRecordPath(target);
   const approved = revertRecord({ report, cluster });
   const pr = await ensureDriftPr({
@@ -65,7 +43,7 @@ export async function revertDrift(params: {
     labels: params.pullRequests.labels,
     reviewers: params.pullRequests.reviewers,
   });
-  record(pr);
+  recordPrAction(result, pr);
   result.lines.push(`Pull request: #${pr.number ?? "?"} ${pr.url ?? ""}`.trimEnd());
   result.lines.push(
     "Nothing was applied to the cluster: merging the pull request applies Git to the objects it lists.",
