@@ -33,8 +33,15 @@ export interface EnsureCheckRunParams extends RepoRef {
   /** The check's name, `undrift/<target>` (see checkRunName). */
   name: string;
   headSha: string;
+  /** Ignored while `status` is in_progress. */
   conclusion: CheckConclusion;
   output: CheckRunOutput;
+  /**
+   * in_progress: results are still coming (a preview waits for other clusters).
+   * Written only where no run is completed yet: a completed run stays until the
+   * next completed answer replaces it. Default completed.
+   */
+  status?: "in_progress" | "completed";
   detailsUrl?: string;
   /** Only this app's check runs are considered ours (GitHub's `app_id` filter); leave out when the token is the app's own. */
   appId?: number;
@@ -61,7 +68,8 @@ export async function ensureCheckRun(params: EnsureCheckRunParams): Promise<Chec
   const { octokit, owner, repo, name, headSha } = params;
   const writes = createWrites({ dryRun: params.dryRun });
   const output = cappedOutput(params.output);
-  const externalId = `undrift:${digestOf(params.conclusion, output.title, output.summary, output.text, params.detailsUrl, JSON.stringify(output.annotations ?? []))}`;
+  const inProgress = params.status === "in_progress";
+  const externalId = `undrift:${digestOf(inProgress ? "in_progress" : params.conclusion, output.title, output.summary, output.text, params.detailsUrl, JSON.stringify(output.annotations ?? []))}`;
   const short = headSha.slice(0, 7);
 
   const existing = await githubStep({
@@ -94,9 +102,13 @@ export async function ensureCheckRun(params: EnsureCheckRunParams): Promise<Chec
   if (existing && existing.status === "completed" && existing.external_id === externalId) {
     return result("unchanged", existing);
   }
+  if (inProgress && existing && (existing.status === "completed" || existing.external_id === externalId)) {
+    return result("unchanged", existing);
+  }
   const body = {
-    status: "completed" as const,
-    conclusion: params.conclusion,
+    ...(inProgress
+      ? { status: "in_progress" as const }
+      : { status: "completed" as const, conclusion: params.conclusion }),
     external_id: externalId,
     ...(params.detailsUrl ? { details_url: params.detailsUrl } : {}),
   };

@@ -7,7 +7,8 @@
 //                           is a `scheduled-scan` job that enqueues a `scan`
 //   undrift-scan.<cluster>  `scan` jobs of the targets bound to that cluster, so a
 //                           worker serves only the clusters it names, and the
-//                           rate limit is per cluster
+//                           rate limit is per cluster; and `preview` jobs, one per
+//                           (pull request, cluster, head commit), under the same limit
 import { z } from "zod";
 import { dnsLabel } from "../config/field-schemas.ts";
 
@@ -18,6 +19,8 @@ export const SCHEDULE_QUEUE = "undrift-schedule";
 export const SCAN_JOB = "scan";
 /** Job name of a scheduler's tick, which enqueues a scan. */
 export const SCHEDULED_SCAN_JOB = "scheduled-scan";
+/** Job name of a pull request preview of the targets bound to one cluster. */
+export const PREVIEW_JOB = "preview";
 
 /** The scan queue of one cluster. BullMQ refuses ":" in queue names, so a registry name that has one is escaped. */
 export function scanQueueName(cluster: string): string {
@@ -70,6 +73,25 @@ export type ScanJob = z.output<typeof scanJobSchema>;
 export const scheduledScanJobSchema = z.strictObject(fields);
 /** The payload of a `scheduled-scan` job, the template data of a scheduler. */
 export type ScheduledScanJob = z.output<typeof scheduledScanJobSchema>;
+
+const commitSha = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, { error: "expected a full commit SHA" });
+
+/** A preview of one pull request's head on one cluster: what merging would change there (src/app/preview/). */
+export const previewJobSchema = z.strictObject({
+  installationId: fields.installationId,
+  repo: repoSchema,
+  cluster: fields.cluster,
+  pullRequest: z.number().int().positive().describe("The pull request previewed."),
+  head: commitSha.describe("The pull request's head commit: rendered against the live cluster."),
+  base: commitSha.describe("The merge base of head and the base branch: what head is compared with."),
+  targets: z
+    .array(dnsLabel)
+    .min(1)
+    .describe("The head config's targets bound to this cluster; only those whose render changed are previewed."),
+  reason: z.enum(["pull_request", "comment"]).describe("A pull_request event, or `/undrift preview` from a writer."),
+});
+/** The payload of a `preview` job. */
+export type PreviewJob = z.output<typeof previewJobSchema>;
 
 /** A job payload that does not match its schema: a bug in the producer, never worth a retry. */
 export class InvalidJobError extends Error {

@@ -8,10 +8,21 @@
 //   - when `report` itself fails, its error is thrown instead, judged the same way;
 //   - a job cut short by a graceful shutdown goes back to the wait list untouched.
 import { type Job, type Processor, UnrecoverableError, WaitingError } from "bullmq";
+import type { z } from "zod";
 import { classifyError, type IsTransient } from "./classify-error.ts";
 import type { UndriftQueues } from "./create-queues.ts";
 import { enqueueScan } from "./enqueue-scan.ts";
-import { parseJob, SCAN_JOB, SCHEDULED_SCAN_JOB, type ScanJob, scanJobSchema, scheduledScanJobSchema } from "./jobs.ts";
+import {
+  PREVIEW_JOB,
+  type PreviewJob,
+  parseJob,
+  previewJobSchema,
+  SCAN_JOB,
+  SCHEDULED_SCAN_JOB,
+  type ScanJob,
+  scanJobSchema,
+  scheduledScanJobSchema,
+} from "./jobs.ts";
 
 /** What a scan's function is told besides its payload. */
 export interface ScanContext {
@@ -30,6 +41,11 @@ export interface ScanHandlers {
   report(job: ScanJob, error: Error): Promise<void>;
   /** The GitHub side's verdict on its own errors; see classifyError. */
   isTransient?: IsTransient;
+  /** Pull request previews, judged like scans: `report` shows a failure on the pull request. */
+  preview?: {
+    run(job: PreviewJob, context: ScanContext): Promise<unknown>;
+    report(job: PreviewJob, error: Error): Promise<void>;
+  };
 }
 
 /** The processor for workers of the schedule and scan queues; `handingBack()` is true once shutdown cancels jobs. */
@@ -42,8 +58,32 @@ export function createProcessor(params: {
   // Keep the third parameter: BullMQ passes the abort signal only to a processor declaring it (function length).
   return async (job: Job, token?: string, signal?: AbortSignal) => {
     switch (job.name) {
-      case SCAN_JOB:
-        return processScan({ job, token, signal: signal ?? new AbortController().signal, ...params });
+      case SCAN_JOB: {
+        const { scan, report } = params.handlers;
+        return runJob({
+          job,
+          token,
+          signal: signal ?? new AbortController().signal,
+          ...params,
+          schema: scanJobSchema,
+          run: scan,
+          report,
+        });
+      }
+      case PREVIEW_JOB: {
+        const preview = params.handlers.preview;
+        if (!preview) throw new UnrecoverableError(`job ${job.id}: this worker runs no previews`);
+        const { run, report } = preview;
+        return runJob({
+          job,
+          token,
+          signal: signal ?? new AbortController().signal,
+          ...params,
+          schema: previewJobSchema,
+          run,
+          report,
+        });
+      }
       case SCHEDULED_SCAN_JOB: {
         const tick = parseJob(scheduledScanJobSchema, job.data, `job ${job.id}`);
         return { scanJobId: await enqueueScan({ queues, job: { ...tick, reason: "schedule" } }) };
@@ -54,18 +94,21 @@ export function createProcessor(params: {
   };
 }
 
-async function processScan(params: {
+/** A scan or preview job: its payload checked, its work run, its error judged and reported. */
+async function runJob<T>(params: {
   job: Job;
   token: string | undefined;
   signal: AbortSignal;
   handlers: ScanHandlers;
   handingBack: () => boolean;
-  queues: UndriftQueues;
+  schema: z.ZodType<T>;
+  run(payload: T, context: ScanContext): Promise<unknown>;
+  report(payload: T, error: Error): Promise<void>;
 }): Promise<unknown> {
   const { job, token, signal, handlers } = params;
-  const payload = unrecoverableOnThrow(() => parseJob(scanJobSchema, job.data, `job ${job.id}`));
+  const payload = unrecoverableOnThrow(() => parseJob(params.schema, job.data, `job ${job.id}`));
   try {
-    return await handlers.scan(payload, { jobId: job.id ?? "", attempt: job.attemptsMade + 1, signal });
+    return await params.run(payload, { jobId: job.id ?? "", attempt: job.attemptsMade + 1, signal });
   } catch (thrown) {
     if (signal.aborted && params.handingBack()) {
       // Shutdown: another worker runs it from the start; this attempt neither failed nor counts.
@@ -75,15 +118,15 @@ async function processScan(params: {
     const error = asError(thrown);
     const kind = classifyError(error, handlers.isTransient);
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    if (kind === "permanent" || lastAttempt) await reportOrThrow(handlers, payload, error);
+    if (kind === "permanent" || lastAttempt) await reportOrThrow(handlers, () => params.report(payload, error), error);
     if (kind === "permanent") throw unrecoverable(error);
     throw error;
   }
 }
 
-async function reportOrThrow(handlers: ScanHandlers, payload: ScanJob, error: Error): Promise<void> {
+async function reportOrThrow(handlers: ScanHandlers, report: () => Promise<void>, error: Error): Promise<void> {
   try {
-    await handlers.report(payload, error);
+    await report();
   } catch (thrown) {
     const reportError = asError(thrown);
     // Transient: the job is retried, scan and report both. Permanent: nobody will ever hear; fail loudly.
