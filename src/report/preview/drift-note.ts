@@ -1,0 +1,40 @@
+// How far the cluster already is from the pull request's base, so a reviewer
+// can tell the changes this PR makes from drift that was there before. Objects
+// are listed with their changed fields, not diffed: the drift report has the
+// diffs, and here they would crowd out the PR's own changes.
+import type { PreviewReport } from "../../preview/types.ts";
+import { codeSpan, escapeHtml } from "../markdown-escape.ts";
+import { objectLabel } from "../object-label.ts";
+import { plural } from "../summary-line.ts";
+import { shortRevision } from "./short-revision.ts";
+
+const FIELDS_SHOWN = 3;
+
+/** A collapsible list of the objects that differ from base now, at most `budget` characters; undefined without drift. */
+export function driftNote(report: PreviewReport, budget: number): string | undefined {
+  const drift = report.drift;
+  if (!drift || report.summary.drift === 0) return undefined;
+  const base = escapeHtml(shortRevision(report.base));
+  const lines = drift.resources
+    .filter((r) => r.status !== "in-sync")
+    .map((r) => {
+      const paths = r.changes.slice(0, FIELDS_SHOWN).map((c) => codeSpan(c.path, { max: 80 }));
+      const more = r.changes.length > FIELDS_SHOWN ? ` and ${r.changes.length - FIELDS_SHOWN} more` : "";
+      return `- ${r.status} ${codeSpan(objectLabel(r))}${paths.length > 0 ? `: ${paths.join(", ")}${more}` : ""}`;
+    });
+  const head = [
+    `<details><summary>The cluster already differs from base <code>${base}</code>: ${plural(report.summary.drift, "object")}</summary>`,
+    "",
+    "Not made by this pull request: where head still declares a drifted field, the change below includes it.",
+    "",
+    "",
+  ].join("\n");
+  const tail = "\n\n</details>";
+  // Lines are kept while they fit, with room for the line that says how many were not.
+  const room = budget - head.length - tail.length - 80;
+  let size = 0;
+  let kept = 0;
+  while (kept < lines.length && size + lines[kept]!.length + 1 <= room) size += lines[kept++]!.length + 1;
+  const cut = kept < lines.length ? `\n- *… and ${lines.length - kept} more*` : "";
+  return head + lines.slice(0, kept).join("\n") + cut + tail;
+}

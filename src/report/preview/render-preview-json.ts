@@ -1,0 +1,75 @@
+// `undrift preview --output json`: the preview for scripts and CI. Fields are
+// copied one by one in a fixed order, so the key order is stable and the live
+// and would-be objects (kept for diffs) stay out of a contract others parse,
+// as in the scan's JSON; the drift is the scan's own JSON shape.
+import type { Change, ScanProblem } from "../../drift/types.ts";
+import type { PreviewReport, PreviewResource, PrunePreview } from "../../preview/types.ts";
+import { renderJson } from "../render-json.ts";
+
+/** The preview as pretty-printed JSON (2 spaces), ending with a newline. */
+export function renderPreviewJson(report: PreviewReport): string {
+  const { create, change, unchanged, prune, orphan, keep, refused, drift } = report.summary;
+  const json = {
+    target: report.target,
+    cluster: report.cluster,
+    base: report.base,
+    head: report.head,
+    status: report.status,
+    error: report.error && { message: report.error.message, file: report.error.file, line: report.error.line },
+    summary: { create, change, unchanged, prune, orphan, keep, refused, drift },
+    resources: report.resources.map(resourceJson),
+    prune: report.prune.map(pruneJson),
+    pruneRefused: report.pruneRefused,
+    // Parsed back from the scan's renderer, so both commands print drift alike.
+    drift: report.drift && JSON.parse(renderJson(report.drift)),
+    baseError: report.baseError,
+    problems: report.problems.map(problemJson),
+  };
+  // JSON.stringify drops undefined members: cluster-scoped objects have no namespace, a previewed target no error.
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+function resourceJson(resource: PreviewResource) {
+  return {
+    apiVersion: resource.apiVersion,
+    kind: resource.kind,
+    namespace: resource.namespace,
+    name: resource.name,
+    action: resource.action,
+    source: resource.source && { file: resource.source.file, document: resource.source.document },
+    changes: resource.changes.map(changeJson),
+    note: resource.note,
+  };
+}
+
+function pruneJson(entry: PrunePreview) {
+  return {
+    apiVersion: entry.apiVersion,
+    kind: entry.kind,
+    namespace: entry.namespace,
+    name: entry.name,
+    action: entry.action,
+    reason: entry.reason,
+    guard: entry.guard,
+  };
+}
+
+function changeJson(change: Change) {
+  return {
+    path: change.path,
+    desired: change.desired,
+    live: change.live,
+    manager: change.manager,
+    changedAt: change.changedAt,
+  };
+}
+
+function problemJson(problem: ScanProblem) {
+  return {
+    kind: problem.kind,
+    group: problem.group,
+    namespace: problem.namespace,
+    name: problem.name,
+    message: problem.message,
+  };
+}
