@@ -7,7 +7,10 @@
 //                       -> remove their schedulers
 //   push (default branch) -> reload a changed config; scan targets whose folders changed
 //   pull_request.closed (undrift/revert/<target>, merged) -> a merge job that applies what it approved
+//   pull_request.opened, synchronize, reopened, ready_for_review -> a preview job per cluster
+//                       (what merging would change there; see src/app/preview/)
 //   issue_comment.created (`/undrift scan` on a tracking issue or drift PR, by a writer) -> a scan
+//                       (`/undrift preview` on a pull request, by a writer) -> the preview again
 //
 //   await run(undriftApp({ queues, registry }));
 import type { ApplicationFunction, Probot } from "probot";
@@ -16,6 +19,7 @@ import { handleInstallation } from "./app/handle-installation.ts";
 import { handleIssueComment } from "./app/handle-issue-comment.ts";
 import { handlePullRequestClosed } from "./app/handle-pull-request-closed.ts";
 import { handlePush } from "./app/handle-push.ts";
+import { handlePullRequest, PREVIEW_ACTIONS } from "./app/preview/handle-pull-request.ts";
 import { redisStore } from "./app/redis-store.ts";
 import { unscheduleRepos } from "./app/unschedule-repos.ts";
 
@@ -117,6 +121,32 @@ export function undriftApp(deps: AppDeps): ApplicationFunction {
       });
     });
 
+    app.on(
+      PREVIEW_ACTIONS.map((action) => `pull_request.${action}` as const),
+      async (context) => {
+        const { payload } = context;
+        if (!payload.installation) return;
+        const pr = payload.pull_request;
+        await handlePullRequest({
+          deps,
+          octokit: context.octokit,
+          log: context.log,
+          pr: {
+            installationId: payload.installation.id,
+            owner: payload.repository.owner.login,
+            repo: payload.repository.name,
+            number: pr.number,
+            action: payload.action,
+            draft: pr.draft === true,
+            headRef: pr.head.ref,
+            headSha: pr.head.sha,
+            headRepo: pr.head.repo?.full_name,
+            baseSha: pr.base.sha,
+          },
+        });
+      },
+    );
+
     app.on("issue_comment.created", async (context) => {
       const { payload } = context;
       const author = payload.comment.user;
@@ -134,6 +164,7 @@ export function undriftApp(deps: AppDeps): ApplicationFunction {
           comment: payload.comment.body,
           author: author.login,
           authorIsBot: author.type === "Bot",
+          pullRequest: payload.issue.pull_request !== undefined,
         },
       });
     });

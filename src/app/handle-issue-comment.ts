@@ -8,6 +8,7 @@
 //      file is invalid just now) with a cluster the registry allows; then one
 //      scan, reason `comment`, goes to its cluster's queue. It reads the default
 //      branch head when it runs, and folds into a scan of the target that waits.
+// `/undrift preview` on a pull request goes to handle-preview-command.ts, under the same write-access rule.
 // Comments from bots are ignored, so no app can set off scans, nor answer our replies.
 import type { ProbotOctokit } from "probot";
 import { githubStep } from "../github/github-errors.ts";
@@ -18,10 +19,11 @@ import type { AppDeps } from "./app-deps.ts";
 import { lastValidConfig } from "./last-valid-config.ts";
 import { loadRepoConfig } from "./load-repo-config.ts";
 import { partitionTargets } from "./partition-targets.ts";
+import { handlePreviewCommand, PREVIEW_COMMAND } from "./preview/handle-preview-command.ts";
 import { recordAudit } from "./record-audit.ts";
+import { writeAccess } from "./write-access.ts";
 
 const COMMAND = /^\s*\/undrift\s+scan\s*$/m;
-const WRITE_ROLES = new Set(["admin", "maintain", "write"]);
 
 interface IssueComment {
   installationId: number;
@@ -33,6 +35,8 @@ interface IssueComment {
   comment: string;
   author: string;
   authorIsBot: boolean;
+  /** The comment is on a pull request: `/undrift preview` is honoured there. */
+  pullRequest?: boolean;
 }
 
 /** The scan job queued, or why none was. */
@@ -41,27 +45,22 @@ export async function handleIssueComment(params: {
   octokit: ProbotOctokit;
   log: QueueLog;
   comment: IssueComment;
-}): Promise<{ job?: string; skipped?: string }> {
+}): Promise<{ job?: string; jobs?: string[]; skipped?: string }> {
   const { deps, octokit, log, comment } = params;
   const { owner, repo } = comment;
   const fullName = `${owner}/${repo}`;
-  if (comment.authorIsBot || !COMMAND.test(comment.comment)) return { skipped: "not an /undrift scan command" };
+  if (comment.authorIsBot) return { skipped: "a bot's comment" };
+  if (comment.pullRequest && PREVIEW_COMMAND.test(comment.comment)) {
+    return handlePreviewCommand({ deps, octokit, log, comment });
+  }
+  if (!COMMAND.test(comment.comment)) return { skipped: "not an /undrift scan command" };
   // 1. Which target: the tracking issue's marker, or the drift PR's.
   const target = (readMarker(comment.issueBody, "tracking") ?? readMarker(comment.issueBody, "pr"))?.target;
   if (!target) return { skipped: "not a tracking issue or drift pull request of undrift" };
 
   // 2. Who asks.
-  const { data: access } = await githubStep({
-    repo: { owner, repo },
-    step: `read the permission of ${comment.author}`,
-    run: () =>
-      octokit.request("GET /repos/{owner}/{repo}/collaborators/{username}/permission", {
-        owner,
-        repo,
-        username: comment.author,
-      }),
-  });
-  if (!WRITE_ROLES.has(access.role_name) && !WRITE_ROLES.has(access.permission)) {
+  const access = await writeAccess({ octokit, owner, repo, username: comment.author });
+  if (!access.allowed) {
     await githubStep({
       repo: { owner, repo },
       step: `reply to ${comment.author} on #${comment.number}`,

@@ -2,8 +2,11 @@
 // merged revert pull request, the apply of what it approved), the report of a
 // scan that failed for good, and the GitHub side's verdict on its own errors
 // (a 5xx or a rate limit is retried; a 403 or a refused snapshot is not).
+// Pull request previews ride the same queues and the same verdicts (src/app/preview/).
 import { isTransientGitHubError } from "../github/github-errors.ts";
 import type { ScanHandlers } from "../queue/process-job.ts";
+import { processPreview } from "./preview/process-preview.ts";
+import { reportPreviewFailure } from "./preview/report-preview-failure.ts";
 import { processRevertMerge } from "./process-revert-merge.ts";
 import { processScan } from "./process-scan.ts";
 import { reportScanFailure } from "./report-scan-failure.ts";
@@ -15,5 +18,9 @@ export function scanHandlers(deps: WorkerDeps): ScanHandlers {
       job.reason === "merge" ? processRevertMerge({ deps, job, context }) : processScan({ deps, job, context }),
     report: (job, error) => reportScanFailure({ deps, job, error }),
     isTransient: isTransientGitHubError,
+    preview: {
+      run: (job, context) => processPreview({ deps, job, context }),
+      report: (job, error) => reportPreviewFailure({ deps, job, error }),
+    },
   };
 }
