@@ -13,15 +13,16 @@ import type { SkippedDocument } from "../desired/extract-objects.ts";
 import { finalizeDesired } from "../desired/finalize-desired.ts";
 import { groupOf, keyString, objectKey } from "../desired/object-key.ts";
 import { renderInWorker } from "../desired/render-in-worker.ts";
-import type { Renderer } from "../desired/render-target.ts";
+import type { Renderer, RenderResult } from "../desired/render-target.ts";
 import { repoRevision } from "../desired/repo-revision.ts";
 import { buildReport, type Pairing } from "../drift/build-report.ts";
 import { type ComparePolicy, compareObject } from "../drift/compare-object.ts";
 import { loadJq } from "../drift/jq.ts";
 import type { DesiredObject, DriftReport, ScanProblem } from "../drift/types.ts";
-import { discover, type ResourceIndex } from "../live/discovery.ts";
-import { desiredKey, listTracked, resolveDesired } from "../live/fetch-live.ts";
-import { KubeClient } from "../live/kube-client.ts";
+import { ClusterSession } from "../live/cluster-session.ts";
+import type { ResourceIndex } from "../live/discovery.ts";
+import { desiredKey, resolveDesired } from "../live/fetch-live.ts";
+import type { KubeClient } from "../live/kube-client.ts";
 import { mapLimit } from "../live/map-limit.ts";
 import { comparePolicy } from "./compare-policy.ts";
 import { confirmDrift } from "./confirm-drift.ts";
@@ -66,6 +67,12 @@ export interface ScanParams {
   targetName: string;
   kubeConfig: KubeConfig;
   config?: RepoConfig;
+  /** The target already rendered from `repoDir` (a preview renders base and head first, to see whether they differ). */
+  rendered?: RenderResult;
+  /** The revision to report, when `repoDir` is not a checkout of it (an extracted snapshot). */
+  revision?: string;
+  /** Discovery and LISTs shared with the other scans of this cluster in one run; a scan of its own by default. */
+  session?: ClusterSession;
 }
 
 export async function runScan(params: ScanParams): Promise<ScanResult> {
@@ -73,14 +80,13 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
   const config = params.config ?? (await readRepoConfig(params.repoDir));
   const target = pickTarget(config, params.targetName);
   // The cluster side starts at once: discovery and the selector LISTs need nothing from Git.
-  const client = new KubeClient(params.kubeConfig);
-  const cluster = discover(client).then(async (index) => ({
-    index,
-    tracked: await listTracked({ client, index, selector: target.tracking.selector }),
-  }));
-  const [rendered, revision, jq, { index, tracked }] = await Promise.all([
-    renderInWorker({ repoDir: params.repoDir, target }),
-    repoRevision(params.repoDir),
+  const session = params.session ?? new ClusterSession(params.kubeConfig);
+  const { client } = session;
+  const requestsBefore = client.requests;
+  const cluster = Promise.all([session.discover(), session.listTracked(target.tracking.selector)]);
+  const [rendered, revision, jq, [index, tracked]] = await Promise.all([
+    params.rendered ?? renderInWorker({ repoDir: params.repoDir, target }),
+    params.revision ?? repoRevision(params.repoDir),
     loadJq(),
     cluster,
   ]);
@@ -123,7 +129,8 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
   const report = buildReport({ target: target.name, revision, pairings, problems });
   report.stats = {
     objects: desired.length,
-    requests: client.requests,
+    // With a shared session, the requests this scan added (a concurrent scan's may be counted here too).
+    requests: client.requests - requestsBefore,
     dryRuns,
     durationMs: Math.round(performance.now() - started),
   };
