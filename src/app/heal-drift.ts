@@ -15,8 +15,7 @@ import { groupOf, keyString, objectKey } from "../desired/object-key.ts";
 import { removePointer } from "../drift/edit-object.ts";
 import type { Change, DriftReport, KubeObject, ResourceReport } from "../drift/types.ts";
 import type { GitHubClient } from "../github/github-client.ts";
-import { objectRulePrune } from "../remediate/prune/object-rule-prune.ts";
-import { planPrune } from "../remediate/prune/plan-prune.ts";
+import { planTargetPrune } from "../remediate/prune/plan-target-prune.ts";
 import { pruneOrphans } from "../remediate/prune/prune-orphans.ts";
 import { applyPlan } from "../remediate/revert/apply-plan.ts";
 import { type PlannedObject, planRevert } from "../remediate/revert/plan-revert.ts";
@@ -218,26 +217,8 @@ async function pruneHealOrphans(params: {
   orphans: KubeObject[];
 }): Promise<ObjectRecord[]> {
   const { scan, target } = params;
-  const settingOf = (o: KubeObject) => objectRulePrune(target.rules, o)?.prune ?? target.prune;
-  const asked = params.orphans.filter((o) => settingOf(o) === true);
-  const listed: ObjectRecord[] = params.orphans
-    .filter((o) => settingOf(o) !== true)
-    .map((o) => ({
-      ...refOf(o),
-      action: "skipped",
-      guard: "not-requested",
-      reason: settingOf(o) === "preview" ? "prune is preview: listed only" : "prune is off: listed only",
-    }));
-  if (asked.length === 0) return listed;
-  const plan = planPrune({
-    orphans: asked,
-    desired: scan.desired.map((d) => d.object),
-    selector: target.tracking.selector,
-    requested: true,
-    force: false,
-    maxPrunePercent: target.maxPrunePercent,
-    rules: target.rules,
-  });
+  const plan = planTargetPrune({ orphans: params.orphans, desired: scan.desired.map((d) => d.object), target });
+  if (plan.deletions.length === 0) return plan.skipped;
   const deleted = await pruneOrphans({
     client: scan.client,
     index: scan.index,
@@ -245,5 +226,5 @@ async function pruneHealOrphans(params: {
     propagationPolicy: "Background",
     dryRun: false,
   });
-  return [...deleted, ...plan.skipped, ...listed];
+  return [...deleted, ...plan.skipped];
 }
