@@ -12,7 +12,8 @@ Usage:
                                                       edit the files under DIR so Git matches the cluster
   undrift revert  --repo DIR --target NAME [--prune [--force-prune] [--propagation background|foreground|orphan]]
                   [--wait | --no-wait] [--dry-run] [--output text|json]   apply Git to the cluster
-  undrift preview --repo DIR --base REF --head REF --target NAME [...]   what merging head would change
+  undrift preview --repo DIR --base REF --head REF --target NAME [--kubeconfig FILE] [--context NAME]
+                  [--output text|json|markdown]       what merging head into base would change, and prune
   undrift start                                       web and workers in one process (npm start)
   undrift web                                         the webhook receiver (Probot's setup page without APP_ID)
   undrift worker  [--clusters a,b]                    scan workers for those clusters (default: all in UNDRIFT_CLUSTERS)
@@ -30,6 +31,7 @@ const commands: Record<string, () => Promise<Command>> = {
   scan: async () => (await import("./scan-command.ts")).scanCommand,
   codify: async () => (await import("./codify-command.ts")).codifyCommand,
   revert: async () => (await import("./revert-command.ts")).revertCommand,
+  preview: async () => (await import("./preview-command.ts")).previewCommand,
   start: async () => (await import("./start-command.ts")).startCommand,
   web: async () => (await import("./web-command.ts")).webCommand,
   worker: async () => (await import("./worker-command.ts")).workerCommand,

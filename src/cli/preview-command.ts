@@ -1,0 +1,64 @@
+// undrift preview --repo DIR --base REF --head REF --target NAME [--kubeconfig FILE] [--context NAME]
+//   [--output text|json|markdown]
+// What merging head into base would do to the target's cluster, from two commits
+// of a local clone: the same engine as the app's pull request preview.
+import { previewTarget } from "../preview/preview-target.ts";
+import type { PreviewReport } from "../preview/types.ts";
+import { renderPreviewComment } from "../report/preview/render-preview-comment.ts";
+import { renderPreviewJson } from "../report/preview/render-preview-json.ts";
+import { renderPreviewText } from "../report/preview/render-preview-text.ts";
+import { UsageError } from "./errors.ts";
+import { gitRefTree, type RefTree } from "./git-ref-tree.ts";
+import { parseTargetArgs } from "./parse-target-args.ts";
+
+const outputs = ["text", "json", "markdown"] as const;
+
+/** 0 when merging changes nothing, 1 when it creates, changes, prunes or orphans something, 2 when head does not render. */
+export function previewExitCode(report: PreviewReport): number {
+  if (report.status !== "previewed") return 2;
+  const { create, change, prune, orphan, refused } = report.summary;
+  return create + change + prune + orphan + refused > 0 ? 1 : 0;
+}
+
+export async function previewCommand(argv: string[]): Promise<number> {
+  const { values, ...args } = parseTargetArgs(argv, {
+    options: { base: { type: "string" }, head: { type: "string" } },
+    outputs,
+  });
+  if (!values.base) throw new UsageError("--base is required (the commit the change merges into, e.g. main)");
+  if (!values.head) throw new UsageError("--head is required (the commit with the change, e.g. HEAD)");
+  const kubeConfig = args.kubeConfig();
+  const trees: RefTree[] = [];
+  try {
+    const head = await gitRefTree({ repoDir: args.repo, ref: values.head, option: "--head" });
+    trees.push(head);
+    const base = await gitRefTree({ repoDir: args.repo, ref: values.base, option: "--base" });
+    trees.push(base);
+    const report = await previewTarget({
+      headDir: head.dir,
+      baseDir: base.dir,
+      targetName: args.target,
+      kubeConfig,
+      head: head.sha,
+      base: base.sha,
+    });
+    process.stdout.write(format(report, args.output));
+    if (report.error) process.stderr.write(`${errorLine(report)}\n`);
+    return previewExitCode(report);
+  } finally {
+    await Promise.all(trees.map((t) => t.remove()));
+  }
+}
+
+function format(report: PreviewReport, output: (typeof outputs)[number]): string {
+  if (output === "json") return renderPreviewJson(report);
+  if (output === "markdown") return `${renderPreviewComment({ head: report.head, previews: [report] }).join("\n\n")}\n`;
+  return renderPreviewText(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+}
+
+/** The head render's failure as the contract's one line: `file:line: message` (the message names the file when it can). */
+function errorLine(report: PreviewReport): string {
+  const { message, file, line } = report.error!;
+  const where = file && !message.startsWith(file) ? `${file}${line ? `:${line}` : ""}: ` : "";
+  return `${where}${message}`.replace(/\s*\n\s*/g, " ");
+}
