@@ -1,5 +1,5 @@
 // A push to the default branch:
-//   1. `.github/undrift.yml` changed: reload it and make the schedulers match
+//   1. `.github/undrift.yml` (or `.yaml`) changed: reload it and make the schedulers match
 //      (an invalid one gets a failing check run and changes nothing);
 //   2. files under a target's folder changed: scan that target at once, at the
 //      pushed commit (the job id makes a redelivered webhook a no-op).
@@ -11,12 +11,10 @@ import { enqueueScan } from "../queue/enqueue-scan.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import type { AppDeps } from "./app-deps.ts";
 import { changedFiles } from "./changed-files.ts";
-import { loadRepoConfig } from "./load-repo-config.ts";
+import { CONFIG_FILES, loadRepoConfig } from "./load-repo-config.ts";
 import { partitionTargets } from "./partition-targets.ts";
 import { syncRepoSchedulers } from "./sync-repo-schedulers.ts";
 import { touchesPath } from "./touches-path.ts";
-
-const CONFIG_FILES = [".github/undrift.yml", ".github/undrift.yaml"];
 
 interface PushEvent {
   installationId: number;

@@ -1,4 +1,5 @@
-// A repository's `.github/undrift.yml` through Probot's config loader, so that
+// A repository's `.github/undrift.yml` (or `.github/undrift.yaml` when only
+// that exists, as the CLI reads it) through Probot's config loader, so that
 // `_extends: owner/repo` (org-wide defaults) works as in every Probot app, then
 // validated with the schema. The loader hands back parsed data, which has no
 // lines; when it is invalid, the repository's own file is read again as text
@@ -21,7 +22,8 @@ export type RepoConfigResult =
   | { status: "valid"; config: RepoConfig }
   | { status: "invalid"; error: ConfigError };
 
-const CONFIG_FILE = ".github/undrift.yml";
+/** The names the config goes by, in the order they are looked for: the first that exists is the config. */
+export const CONFIG_FILES = [".github/undrift.yml", ".github/undrift.yaml"];
 const LOADER_PREFIX = /^\[@probot\/octokit-plugin-config\]\s*/;
 
 /** The config at `ref` (default: the default branch); GitHub failures throw as GitHubError. */
@@ -30,18 +32,34 @@ export async function loadRepoConfig(params: {
   owner: string;
   repo: string;
   ref?: string;
+  /** Only this one of CONFIG_FILES (a snapshot already shows which exists). */
+  file?: string;
 }): Promise<RepoConfigResult> {
-  const { octokit, owner, repo, ref } = params;
+  for (const file of params.file ? [params.file] : CONFIG_FILES) {
+    const result = await loadConfigFile({ ...params, file });
+    if (result.status !== "absent") return result;
+  }
+  return { status: "absent" };
+}
+
+async function loadConfigFile(params: {
+  octokit: ProbotOctokit;
+  owner: string;
+  repo: string;
+  ref?: string;
+  file: string;
+}): Promise<RepoConfigResult> {
+  const { octokit, owner, repo, ref, file } = params;
   let loaded: Awaited<ReturnType<ProbotOctokit["config"]["get"]>>;
   try {
     loaded = await githubStep({
       repo: params,
-      step: `read ${CONFIG_FILE}`,
+      step: `read ${file}`,
       run: () =>
         octokit.config.get({
           owner,
           repo,
-          path: CONFIG_FILE,
+          path: file,
           ...(ref ? { branch: ref } : {}),
           defaults: (configs) => configs.reduce<Record<string, unknown>>((merged, c) => mergeConfig(merged, c), {}),
         }),
@@ -50,21 +68,21 @@ export async function loadRepoConfig(params: {
     // The loader's own refusals (YAML it cannot parse, a bad `_extends`) are the author's to fix, not GitHub's failures.
     if (classifyGitHubError(error) !== undefined || !(error instanceof Error) || !LOADER_PREFIX.test(error.message))
       throw error;
-    return { status: "invalid", error: await withLines({ ...params, fallback: loaderError(error) }) };
+    return { status: "invalid", error: await withLines({ ...params, fallback: loaderError(error, file) }) };
   }
   const own = loaded.files[0];
   if (!own || own.owner !== owner || own.repo !== repo || own.config === null) return { status: "absent" };
   try {
-    return { status: "valid", config: parseRepoConfig(loaded.config, CONFIG_FILE) };
+    return { status: "valid", config: parseRepoConfig(loaded.config, file) };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return { status: "invalid", error: await withLines({ ...params, fallback: error }) };
   }
 }
 
-function loaderError(error: Error): ConfigError {
+function loaderError(error: Error, file: string): ConfigError {
   const message = error.message.replace(LOADER_PREFIX, "");
-  return ConfigError.fromIssues(CONFIG_FILE, [{ path: "", message }], { cause: error });
+  return ConfigError.fromIssues(file, [{ path: "", message }], { cause: error });
 }
 
 /** `fallback` with the line of each issue, taken from the repository's own file where that file says the same. */
@@ -73,17 +91,18 @@ async function withLines(params: {
   owner: string;
   repo: string;
   ref?: string;
+  file: string;
   fallback: ConfigError;
 }): Promise<ConfigError> {
-  const { octokit, owner, repo, ref, fallback } = params;
+  const { octokit, owner, repo, ref, file, fallback } = params;
   const text = await githubStep({
     repo: params,
-    step: `read ${CONFIG_FILE} as text`,
+    step: `read ${file} as text`,
     run: async () => {
       const { data } = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", {
         owner,
         repo,
-        path: CONFIG_FILE,
+        path: file,
         ...(ref ? { ref } : {}),
         mediaType: { format: "raw" },
       });
@@ -93,7 +112,7 @@ async function withLines(params: {
   if (text === undefined) return fallback;
   let own: ConfigError;
   try {
-    loadConfig(text, CONFIG_FILE);
+    loadConfig(text, file);
     // The file alone is valid: the problem came in through `_extends`, whose lines are another file's.
     return fallback;
   } catch (error) {
@@ -107,7 +126,7 @@ async function withLines(params: {
     const line = lines.get(`${issue.path}\n${issue.message}`);
     return line === undefined ? issue : { ...issue, line };
   });
-  return ConfigError.fromIssues(CONFIG_FILE, issues, { cause: fallback });
+  return ConfigError.fromIssues(file, issues, { cause: fallback });
 }
 
 /** `over` laid on `base`: maps merged key by key, anything else replaced. */

@@ -107,9 +107,10 @@ export async function processRevertMerge(params: {
     sha: revision,
     lastValid: () => lastValidConfig({ redis: queues.connection, prefix: queues.prefix }).get(job.repo),
   });
-  if (!read || read.invalid) return refuse("`.github/undrift.yml` at the merge commit is missing or invalid.");
+  if (!read || read.invalid)
+    return refuse("the config (`.github/undrift.yml` or `.yaml`) at the merge commit is missing or invalid.");
   const target = read.config.targets.find((t) => t.name === job.target);
-  if (!target) return refuse("the target is no longer in `.github/undrift.yml`.");
+  if (!target) return refuse("the target is no longer in the repository's config.");
   if (target.cluster !== job.cluster)
     return refuse(`the target now names cluster \`${target.cluster}\`, not the one the record was made for.`);
 

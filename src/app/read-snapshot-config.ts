@@ -1,5 +1,5 @@
 // A scan's config, from the repository snapshot it scans: loadConfig on the
-// snapshot's `.github/undrift.yml`, so errors name the line. A file that
+// snapshot's `.github/undrift.yml` (else `.github/undrift.yaml`), so errors name the line. A file that
 // extends another (`_extends`) is read through Probot's loader instead, at the
 // same commit, as the webhooks read it. An invalid file falls back to the
 // repository's last valid config, said in the result; without one it throws.
@@ -10,9 +10,7 @@ import { parse } from "yaml";
 import { ConfigError } from "../config/config-error.ts";
 import { loadConfig } from "../config/load-config.ts";
 import type { RepoConfig } from "../config/schema.ts";
-import { loadRepoConfig } from "./load-repo-config.ts";
-
-const FILES = [".github/undrift.yml", ".github/undrift.yaml"];
+import { CONFIG_FILES, loadRepoConfig } from "./load-repo-config.ts";
 
 /** The config to scan with; `invalid` is the snapshot's own error when the last valid config stands in; undefined when there is no config. */
 export async function readSnapshotConfig(params: {
@@ -42,7 +40,7 @@ async function readOwn(params: {
   repo: string;
   sha: string;
 }): Promise<RepoConfig | undefined> {
-  for (const file of FILES) {
+  for (const file of CONFIG_FILES) {
     let text: string;
     try {
       text = await readFile(join(params.dir, file), "utf8");
@@ -51,7 +49,7 @@ async function readOwn(params: {
       throw error;
     }
     if (!extendsAnother(text)) return loadConfig(text, file);
-    const loaded = await loadRepoConfig({ ...params, ref: params.sha });
+    const loaded = await loadRepoConfig({ ...params, ref: params.sha, file });
     if (loaded.status === "invalid") throw loaded.error;
     return loaded.status === "valid" ? loaded.config : undefined;
   }

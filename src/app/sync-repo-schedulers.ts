@@ -1,6 +1,6 @@
 // One repository's schedulers made to match its config, on installation and
 // when a push changes the config:
-//   1. load `.github/undrift.yml` through Probot's loader (absent: unschedule)
+//   1. load `.github/undrift.yml` (or `.yaml`) through Probot's loader (absent: unschedule)
 //   2. invalid: a failing `undrift/config` check run; the schedulers of the
 //      last valid config stay as they are
 //   3. valid: targets whose cluster the registry refuses get a failing check

@@ -75,8 +75,11 @@ export interface FakeRepo {
   head: RepoCommit;
   expectToken(times?: number): void;
   expectApp(): void;
-  /** The config through Probot's loader (raw contents); `null` answers 404, and the owner's `.github` repository is asked too. */
-  expectConfig(text: string | null, options?: { ref?: string; times?: number }): void;
+  /**
+   * The config through Probot's loader (raw contents); `null` answers 404 under both names, and the owner's
+   * `.github` repository is asked too. With `file: ".github/undrift.yaml"`, `.yml` is missing first.
+   */
+  expectConfig(text: string | null, options?: { ref?: string; times?: number; file?: string }): void;
   /** The repository (for its default branch) and the branch head, each `times` times, conditional. */
   expectHead(times?: number): void;
   expectBranch(times?: number): void;
@@ -145,20 +148,23 @@ export function fakeRepo(params: {
     expectConfig(text, options = {}) {
       const times = options.times ?? 1;
       const query = options.ref ? { ref: options.ref } : undefined;
-      const path = `${base}/contents/.github/undrift.yml`;
-      if (text === null) {
-        github.expect({ method: "GET", path, times, ...(query ? { query } : {}), reply: notFound });
+      const file = options.file ?? ".github/undrift.yml";
+      const missing = (name: string) => {
         github.expect({
           method: "GET",
-          path: `/repos/${owner}/.github/contents/.github/undrift.yml`,
+          path: `${base}/contents/${name}`,
           times,
+          ...(query ? { query } : {}),
           reply: notFound,
         });
-        return;
-      }
+        github.expect({ method: "GET", path: `/repos/${owner}/.github/contents/${name}`, times, reply: notFound });
+      };
+      const names = [".github/undrift.yml", ".github/undrift.yaml"];
+      for (const name of names.slice(0, text === null ? names.length : names.indexOf(file))) missing(name);
+      if (text === null) return;
       github.expect({
         method: "GET",
-        path,
+        path: `${base}/contents/${file}`,
         times,
         ...(query ? { query } : {}),
         reply: { body: text, headers: { "content-type": "application/vnd.github.raw; charset=utf-8" } },

@@ -4,7 +4,7 @@
 // whose cluster the registry does not allow is refused in its check run, gets
 // no scheduler, and nothing is read from that cluster, even by a stale job.
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { readFileSync, renameSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
@@ -102,6 +102,44 @@ describe("installing the app", () => {
       ["unschedule", "alice"],
     ]);
     expect(github.requests).toHaveLength(2);
+  });
+
+  it("finds a config named .github/undrift.yaml: schedules its targets and scans with it", async () => {
+    s = scenario({ files: { "manifests/config.yaml": config } });
+    renameSync(join(s.repoDir, ".github/undrift.yml"), join(s.repoDir, ".github/undrift.yaml"));
+    const commit = await commitRepo(s.repoDir);
+    h = await openAppHarness({ clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/*"] } } });
+    const gh = fakeRepo({ github, head: commit });
+    gh.expectToken();
+    gh.expectConfig(readFileSync(join(s.repoDir, ".github/undrift.yaml"), "utf8"), { file: ".github/undrift.yaml" });
+
+    expect((await h.deliver("installation", installationPayload(gh, "created"))).status).toBe(200);
+    expect((await listScanSchedulers(h.redis.queues)).map((x) => x.id)).toEqual([`acme/gitops#${s.target}`]);
+    // `.yml` is looked for first (here and in the owner's `.github` repository, as Probot's loader does), then `.yaml`.
+    expect(github.requests.map((r) => r.path)).toEqual([
+      `/app/installations/${gh.installationId}/access_tokens`,
+      "/repos/acme/gitops/contents/.github/undrift.yml",
+      "/repos/acme/.github/contents/.github/undrift.yml",
+      "/repos/acme/gitops/contents/.github/undrift.yaml",
+    ]);
+
+    // The install scan reads the same file from the snapshot: the target's objects are reported missing.
+    gh.expectApp();
+    gh.expectHead();
+    gh.expectTarball();
+    gh.expectIssues({ list: 1, create: 1 });
+    gh.expectCheckRuns({ list: 1, create: 1 });
+    h.startWorkers(["test"]);
+    const [scan] = await h.settled("test", 1);
+    expect(scan?.failedReason).toBeUndefined();
+    expect(gh.state.checkRuns).toEqual([
+      expect.objectContaining({
+        name: `undrift/${s.target}`,
+        head_sha: commit.sha,
+        conclusion: "failure",
+        output: expect.objectContaining({ title: `${s.target}: 1 missing` }),
+      }),
+    ]);
   });
 
   it("removes the schedulers of a repository taken out of the installation, and only those", async () => {
