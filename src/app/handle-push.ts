@@ -2,7 +2,9 @@
 //   1. `.github/undrift.yml` (or `.yaml`) changed: reload it and make the schedulers match
 //      (an invalid one gets a failing check run and changes nothing);
 //   2. files under a target's folder changed: scan that target at once, at the
-//      pushed commit (the job id makes a redelivered webhook a no-op).
+//      pushed commit (the job id makes a redelivered webhook a no-op);
+//   3. files outside every target's folder changed: the kustomize targets that
+//      render from them (a shared base, a component, a patch file) are scanned too.
 // Pushes to other branches, tags and branch deletions are not undrift's business.
 import type { ProbotOctokit } from "probot";
 import type { TargetConfig } from "../config/schema.ts";
@@ -14,6 +16,7 @@ import { changedFiles } from "./changed-files.ts";
 import { CONFIG_FILES, loadRepoConfig } from "./load-repo-config.ts";
 import { partitionTargets } from "./partition-targets.ts";
 import { syncRepoSchedulers } from "./sync-repo-schedulers.ts";
+import { targetsUsingChanges } from "./targets-using-changes.ts";
 import { touchesPath } from "./touches-path.ts";
 
 interface PushEvent {
@@ -66,9 +69,27 @@ export async function handlePush(params: {
   }
 
   // 2. The targets whose folders the push touched.
+  const touched = targets.filter((target) => touchesPath(files, target.path));
+
+  // 3. Files outside every folder may be what other targets render from; only then are kustomizations read.
+  const outside = [...(files ?? [])].filter(
+    (file) => !CONFIG_FILES.includes(file) && !targets.some((target) => touchesPath(new Set([file]), target.path)),
+  );
+  const others = targets.filter((target) => !touched.includes(target));
+  if (files && outside.length > 0 && others.length > 0)
+    touched.push(
+      ...(await targetsUsingChanges({
+        octokit,
+        owner,
+        repo,
+        sha: push.after,
+        targets: others,
+        files: new Set(outside),
+      })),
+    );
+
   const scans: string[] = [];
-  for (const target of targets) {
-    if (!touchesPath(files, target.path)) continue;
+  for (const target of touched) {
     scans.push(
       await enqueueScan({
         queues: deps.queues,

@@ -1,6 +1,6 @@
 // Whether a set of changed files reaches into a target's folder ("." is the
-// whole repository). A kustomize base outside the folder is not followed:
-// that needs a render, and the scheduled scan catches it.
+// whole repository). What a kustomize target uses from outside its folder is
+// found by targets-using-changes.ts.
 
 export function touchesPath(files: ReadonlySet<string> | undefined, path: string): boolean {
   if (files === undefined || path === "." || path === "") return true;

@@ -36,13 +36,17 @@ export async function enqueuePreview(params: {
   return added.id;
 }
 
-/** Removes waiting preview jobs a newer push made stale; one that runs is left to end early by itself. */
+/** Removes waiting preview jobs a newer push made stale; one that runs ends early by itself, finished ones stay as the record. */
 export async function removePreviewJobs(params: {
   queues: UndriftQueues;
   jobs: ReadonlyArray<{ cluster: string; jobId: string }>;
 }): Promise<number> {
   let removed = 0;
-  for (const { cluster, jobId } of params.jobs) removed += await previewQueue(params.queues, cluster).remove(jobId);
+  for (const { cluster, jobId } of params.jobs) {
+    const queue = previewQueue(params.queues, cluster);
+    const state = await queue.getJobState(jobId);
+    if (state === "waiting" || state === "delayed" || state === "prioritized") removed += await queue.remove(jobId);
+  }
   return removed;
 }
 

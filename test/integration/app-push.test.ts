@@ -1,5 +1,6 @@
 // Pushes to the default branch, as GitHub delivers them: a push that touches a
-// target's folder scans that target at the pushed commit; a push that breaks
+// target's folder, or a kustomize base outside it that the target uses, scans
+// that target at the pushed commit; a push that breaks
 // `.github/undrift.yml` gets a failing `undrift/config` check run on that
 // commit naming file, line and field, and the schedulers of the last valid
 // config stay; pushes elsewhere cost nothing.
@@ -11,9 +12,10 @@ import { readAudit } from "../../src/queue/audit-log.ts";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
 import { listScanSchedulers } from "../../src/queue/list-scan-schedulers.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
+import { expectFileReads, expectTree } from "../helpers/app-github-tree.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
 import { installationPayload, pushPayload } from "../helpers/app-payloads.ts";
-import { kubeconfigPath } from "../helpers/cluster.ts";
+import { kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { type Scenario, scenario } from "../helpers/scenario.ts";
 
@@ -63,9 +65,11 @@ describe("a push to the default branch", () => {
   });
 
   it("scans nothing when the push changed no target's folder, and ignores other branches entirely", async () => {
-    const { h, gh, commit, configText } = await installed();
+    const { s, h, gh, commit, configText } = await installed();
     const after = "b".repeat(40);
     gh.expectConfig(configText, { ref: after });
+    // A file outside every folder: the commit's files are listed to see whether a kustomize target uses it; none is.
+    await expectTree(github, gh, { repoDir: s.repoDir, sha: after });
     expect(
       (await h.deliver("push", pushPayload(gh, { before: commit.sha, after, modified: ["README.md"] }))).status,
     ).toBe(200);
@@ -79,6 +83,72 @@ describe("a push to the default branch", () => {
     expect((await h.deliver("push", other)).status).toBe(200);
     expect(github.requests.length).toBe(requests);
     expect(await h.redis.queues.scan("test").count()).toBe(0);
+  });
+
+  it("scans a kustomize target when a push changes only a shared base it uses, and not a target that does not use it", async () => {
+    const web = uniqueName("web");
+    s = scenario({
+      files: {
+        "manifests/config.yaml": config,
+        "bases/web/kustomization.yaml": "resources: [config.yaml]\n",
+        "bases/web/config.yaml": config,
+        "clusters/prod/kustomization.yaml": "resources: [../../bases/web]\nnamePrefix: prod-\n",
+        "docs/README.md": "How we deploy.\n",
+      },
+    });
+    const configText = stringify({
+      targets: [
+        { name: s.target, cluster: "test", path: "manifests", namespace: s.namespace },
+        { name: web, cluster: "test", path: "clusters/prod", namespace: s.namespace },
+      ],
+    });
+    s.write({ ".github/undrift.yml": configText });
+    const commit = await commitRepo(s.repoDir);
+    h = await openAppHarness({ clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } } });
+    const gh = fakeRepo({ github, head: commit });
+    gh.expectToken();
+    gh.expectConfig(configText);
+    expect((await h.deliver("installation", installationPayload(gh, "created"))).status).toBe(200);
+    for (const job of await h.redis.queues.scan("test").getWaiting()) await job.remove();
+
+    s.write({ "bases/web/config.yaml": config.replace("info", "debug") });
+    const next = await commitRepo(s.repoDir);
+    const mark = github.requests.length;
+    gh.expectConfig(configText, { ref: next.sha });
+    await expectTree(github, gh, { repoDir: s.repoDir, sha: next.sha });
+    await expectFileReads(github, gh, {
+      repoDir: s.repoDir,
+      sha: next.sha,
+      files: ["clusters/prod/kustomization.yaml", "bases/web/kustomization.yaml"],
+    });
+    const push = pushPayload(gh, { before: commit.sha, after: next.sha, modified: ["bases/web/config.yaml"] });
+    expect((await h.deliver("push", push)).status).toBe(200);
+    expect((await h.redis.queues.scan("test").getWaiting()).map((job) => [job.id, job.data.reason])).toEqual([
+      [`acme/gitops#${web}@${next.sha}`, "push"],
+    ]);
+    // The kustomizations are read one by one; no tarball is downloaded to decide.
+    expect(github.requests.slice(mark).map((r) => r.operationId)).toEqual([
+      "repos/get-content",
+      "git/get-tree",
+      "repos/get-content",
+      "repos/get-content",
+    ]);
+
+    // A file no target renders from scans nothing.
+    s.write({ "docs/README.md": "How we deploy, again.\n" });
+    const docs = await commitRepo(s.repoDir);
+    gh.expectConfig(configText, { ref: docs.sha });
+    await expectTree(github, gh, { repoDir: s.repoDir, sha: docs.sha });
+    await expectFileReads(github, gh, {
+      repoDir: s.repoDir,
+      sha: docs.sha,
+      files: ["clusters/prod/kustomization.yaml", "bases/web/kustomization.yaml"],
+    });
+    const readme = pushPayload(gh, { before: next.sha, after: docs.sha, modified: ["docs/README.md"] });
+    expect((await h.deliver("push", readme)).status).toBe(200);
+    expect((await h.redis.queues.scan("test").getWaiting()).map((job) => job.id)).toEqual([
+      `acme/gitops#${web}@${next.sha}`,
+    ]);
   });
 
   it("fails an invalid config on the pushed commit, naming file, line and field; the previous config stays in force", async () => {
