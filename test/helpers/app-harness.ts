@@ -22,7 +22,7 @@ import { stringify } from "yaml";
 import { scanHandlers } from "../../src/app/scan-handlers.ts";
 import { undriftApp } from "../../src/app.ts";
 import { type ClusterRegistry, loadClusterRegistry } from "../../src/config/cluster-registry.ts";
-import { type ScanWorkers, startScanWorkers } from "../../src/queue/scan-worker.ts";
+import { type ScanWorkers, startScanWorkers, type WorkerTiming } from "../../src/queue/scan-worker.ts";
 import type { RepoCommit } from "./app-github.ts";
 import { openTestRedis, type TestRedis, waitFor } from "./redis.ts";
 
@@ -38,7 +38,8 @@ export interface AppHarness {
   snapshotDir: string;
   /** Signs and POSTs a webhook to the app's middleware; resolves with GitHub's view of the delivery. */
   deliver(name: string, payload: object): Promise<{ status: number; body: string }>;
-  startWorkers(clusters: string[]): ScanWorkers;
+  /** The app's scan workers in this process; `timing` shortens locks and stalled checks for recovery tests. */
+  startWorkers(clusters: string[], options?: { timing?: WorkerTiming }): ScanWorkers;
   /** Waits until `count` scan jobs of `cluster` have completed or failed, and returns them. */
   settled(cluster: string, count: number): Promise<Job[]>;
   close(): Promise<void>;
@@ -46,13 +47,15 @@ export interface AppHarness {
 
 export async function openAppHarness(params: {
   clusters: Record<string, { kubeconfig: string; repositories: string[] }>;
+  /** Another Redis than REDIS_URL's, such as a private redis-server a test restarts. */
+  redisUrl?: string;
 }): Promise<AppHarness> {
   privateKey ??= generateKeyPairSync("rsa", {
     modulusLength: 2048,
     privateKeyEncoding: { type: "pkcs1", format: "pem" },
     publicKeyEncoding: { type: "spki", format: "pem" },
   }).privateKey;
-  const redis = await openTestRedis();
+  const redis = await openTestRedis(params.redisUrl ? { url: params.redisUrl } : {});
   const scratch = await mkdtemp(join(tmpdir(), "undrift-app-"));
   const registryFile = join(scratch, "clusters.yaml");
   await writeFile(registryFile, stringify({ clusters: params.clusters }));
@@ -97,12 +100,13 @@ export async function openAppHarness(params: {
       });
       return { status: response.status, body: await response.text() };
     },
-    startWorkers(names) {
+    startWorkers(names, options = {}) {
       const started = startScanWorkers({
         queues: redis.queues,
         clusters: names,
         schedule: false,
         connection: redis.workerConnection,
+        ...(options.timing ? { timing: options.timing } : {}),
         log: redis.log,
         handlers: scanHandlers({ probot, queues: redis.queues, registry, snapshotDir, log: redis.log }),
       });

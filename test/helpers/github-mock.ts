@@ -37,6 +37,8 @@ export interface ExpectedCall {
   times?: number;
   /** Another host, such as codeload.github.com for a tarball redirect: not checked against the description. */
   origin?: string;
+  /** Awaited once GitHub has acted on the request, before it answers: a test holds the reply while it breaks something. */
+  hold?: (request: LoggedRequest) => Promise<void>;
 }
 
 export interface LoggedRequest {
@@ -150,6 +152,7 @@ export function useGitHubMock(options: GitHubMockOptions = {}): GitHubMock {
             // GitHub would refuse such a request; the code under test sees that too.
             return [422, { message: `Validation Failed (OpenAPI check): ${problems.join("; ")}` }];
           }
+          await call.hold?.(entry);
           const json = answer.body !== undefined && typeof answer.body !== "string" && !Buffer.isBuffer(answer.body);
           const headers = { ...(json ? { "content-type": "application/json; charset=utf-8" } : {}), ...answer.headers };
           const payload = json ? JSON.stringify(answer.body) : ((answer.body as string | Buffer | undefined) ?? "");
