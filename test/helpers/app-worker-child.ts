@@ -1,0 +1,42 @@
+// An app worker process for the recovery tests: `node test/helpers/app-worker-child.ts`
+// runs the app's scan handlers on one cluster's scan queue, as `undrift worker`
+// does, with its settings in the environment. Probot takes its own options
+// from the environment (APP_ID, PRIVATE_KEY, GHE_HOST, GHE_PROTOCOL), so the
+// test points GitHub at its relay (github-relay.ts) on loopback. Prints
+// `ready` on stdout once it takes jobs.
+import { createProbot, ProbotOctokit } from "probot";
+import { scanHandlers } from "../../src/app/scan-handlers.ts";
+import { loadClusterRegistry } from "../../src/config/cluster-registry.ts";
+import { createRedisConnection } from "../../src/queue/connection.ts";
+import { createQueues } from "../../src/queue/create-queues.ts";
+import { stderrLog } from "../../src/queue/queue-log.ts";
+import { startScanWorkers } from "../../src/queue/scan-worker.ts";
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
+
+const url = env("REDIS_URL");
+const lockDuration = Number(env("LOCK_MS"));
+const registry = await loadClusterRegistry(env("UNDRIFT_CLUSTERS"));
+// REDIS_URL is the queues'; Probot would cluster its throttling on it. As in the test process, each request is one request.
+const probot = createProbot({
+  env: { ...process.env, REDIS_URL: "" },
+  overrides: { Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }) },
+});
+await probot.ready();
+const redis = createRedisConnection({ role: "producer", url });
+const queues = createQueues({ connection: redis, prefix: env("PREFIX"), log: stderrLog });
+const workers = startScanWorkers({
+  queues,
+  clusters: [env("CLUSTER")],
+  schedule: false,
+  connection: createRedisConnection({ role: "worker", url }),
+  timing: { lockDuration, stalledInterval: lockDuration },
+  log: stderrLog,
+  handlers: scanHandlers({ probot, queues, registry, snapshotDir: env("UNDRIFT_SNAPSHOT_DIR"), log: stderrLog }),
+});
+await Promise.all(workers.workers.map((worker) => worker.waitUntilReady()));
+process.stdout.write("ready\n");

@@ -1,0 +1,81 @@
+// Starts app-worker-child.ts as a separate process, so a test can SIGKILL an
+// app worker in the middle of a scan as a lost node or the OOM killer would.
+import { type ChildProcess, spawn } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
+import { resolve } from "node:path";
+
+const script = resolve(import.meta.dirname, "app-worker-child.ts");
+
+export interface AppWorkerProcess {
+  child: ChildProcess;
+  /** Everything the child wrote, stdout and stderr. */
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Kills the child if it still runs. */
+  stop(): Promise<void>;
+}
+
+/** Resolves once the child's worker takes jobs of `cluster` from the queues under `prefix`. */
+export async function startAppWorkerProcess(settings: {
+  redisUrl: string;
+  prefix: string;
+  cluster: string;
+  registryFile: string;
+  snapshotDir: string;
+  lockMs: number;
+  /** Where the child's Probot sends GitHub requests: GHE_HOST (host:port) and GHE_PROTOCOL. */
+  gitHubHost: string;
+  gitHubProtocol: "http" | "https";
+}): Promise<AppWorkerProcess> {
+  const { privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
+  const child = spawn(process.execPath, [script], {
+    env: {
+      ...process.env,
+      APP_ID: "4242",
+      PRIVATE_KEY: privateKey,
+      GHE_HOST: settings.gitHubHost,
+      GHE_PROTOCOL: settings.gitHubProtocol,
+      LOG_LEVEL: "error",
+      REDIS_URL: settings.redisUrl,
+      PREFIX: settings.prefix,
+      CLUSTER: settings.cluster,
+      UNDRIFT_CLUSTERS: settings.registryFile,
+      UNDRIFT_SNAPSHOT_DIR: settings.snapshotDir,
+      LOCK_MS: String(settings.lockMs),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let text = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
+    child.once("exit", (code, signal) => done({ code, signal }));
+  });
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const deadline = Date.now() + 20_000;
+  while (!/^ready$/m.test(text)) {
+    if (!running()) throw new Error(`app worker process exited before it was ready:\n${text}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`app worker process was not ready in 20s:\n${text}`);
+    }
+    await new Promise((wake) => setTimeout(wake, 50));
+  }
+  return {
+    child,
+    output: () => text,
+    exited,
+    async stop() {
+      if (running()) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
