@@ -7,6 +7,7 @@ import { execFile, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { promisify } from "node:util";
 import { extractTarball } from "../github/extract-tarball.ts";
 import { UsageError } from "./errors.ts";
@@ -56,7 +57,9 @@ export async function gitRefTree(params: { repoDir: string; ref: string; option:
       git.once("error", reject);
       git.once("close", (code) => resolve(code ?? 1));
     });
-    await extractTarball({ source: git.stdout, dest: dir, gzip: false });
+    // Read from the start: when a child exits, Node resumes any output nobody listens to yet, and drops it.
+    const archive = git.stdout.pipe(new PassThrough({ highWaterMark: 1 << 20 }));
+    await extractTarball({ source: archive, dest: dir, gzip: false });
     const code = await exited;
     if (code !== 0) throw new Error(`git archive ${sha}: ${stderr.trim() || `exit ${code}`}`);
     return { sha, dir, remove };
