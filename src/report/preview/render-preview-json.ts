@@ -1,7 +1,9 @@
 // `undrift preview --output json`: the preview for scripts and CI. Fields are
-// copied one by one in a fixed order, so the key order is stable and the live
-// and would-be objects (kept for diffs) stay out of a contract others parse,
-// as in the scan's JSON; the drift is the scan's own JSON shape.
+// copied one by one in a fixed order, so the key order is stable. A changed
+// object is its field changes, as in the scan's JSON (the live object stays
+// out); a created object carries `wouldBe`, the object as the API server would
+// create it (its defaults included, Secret values masked), since the whole
+// object is the change. The drift is the scan's own JSON shape.
 import type { Change, ScanProblem } from "../../drift/types.ts";
 import type { PreviewReport, PreviewResource, PrunePreview } from "../../preview/types.ts";
 import { renderJson } from "../render-json.ts";
@@ -38,6 +40,7 @@ function resourceJson(resource: PreviewResource) {
     action: resource.action,
     source: resource.source && { file: resource.source.file, document: resource.source.document },
     changes: resource.changes.map(changeJson),
+    wouldBe: resource.action === "create" ? resource.wouldBe : undefined,
     note: resource.note,
   };
 }

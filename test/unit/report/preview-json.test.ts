@@ -41,7 +41,7 @@ describe("renderPreviewJson", () => {
     expect(renderPreviewJson(shuffled)).toBe(text);
   });
 
-  it("lists every declared object with its action and changes, without the live and would-be objects", () => {
+  it("lists every declared object with its action and changes; only a created object carries its would-be object", () => {
     expect(json.resources.map((r: { name: string; action: string }) => `${r.action} ${r.name}`)).toEqual([
       "unchanged shop",
       "change web",
@@ -52,7 +52,10 @@ describe("renderPreviewJson", () => {
     expect(json.resources[1].changes).toEqual([
       { path: "/spec/replicas", desired: 3, live: 2, manager: "kubectl-scale" },
     ]);
-    expect(text).not.toContain('"wouldBe"');
+    expect(json.resources.filter((r: { wouldBe?: unknown }) => r.wouldBe).map((r: { name: string }) => r.name)).toEqual(
+      ["app-config"],
+    );
+    expect(json.resources[2].wouldBe.metadata.name).toBe("app-config");
     expect(text).not.toContain('"live": {');
     for (const secret of [...SECRET_VALUES, ...SECRET_VALUES_BASE64]) expect(text).not.toContain(secret);
   });
