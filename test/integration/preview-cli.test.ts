@@ -1,0 +1,242 @@
+// `undrift preview` as a reviewer runs it: two commits of a local clone, the
+// real test cluster, and the answer to "what would merging this do". Every
+// apply in a preview is a dry run, so each test also checks the cluster kept
+// its state.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import type { PreviewReport } from "../../src/preview/types.ts";
+import { kubeconfigPath } from "../helpers/cluster.ts";
+import { webDeployment } from "../helpers/manifests.ts";
+import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
+
+const run = promisify(execFile);
+const scenarios: Scenario[] = [];
+afterEach(() => {
+  for (const s of scenarios.splice(0)) s.cleanup();
+});
+
+const configMap = (name: string, extra = "") => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ${name}${extra}
+data:
+  color: blue
+`;
+
+const service = `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector: {app: web}
+  ports:
+    - port: 80
+`;
+
+async function git(s: Scenario, ...args: string[]): Promise<string> {
+  const { stdout } = await run("git", [
+    "-C",
+    s.repoDir,
+    "-c",
+    "user.name=t",
+    "-c",
+    "user.email=t@example.com",
+    ...args,
+  ]);
+  return stdout.trim();
+}
+
+/** A repository whose `main` holds `files`, applied to the cluster, with the head commit on branch `change`. */
+async function pullRequest(params: {
+  base: Record<string, string>;
+  head: Record<string, string | null>;
+  target?: Record<string, unknown>;
+}): Promise<Scenario> {
+  const s = scenario({ files: params.base, target: params.target });
+  scenarios.push(s);
+  await git(s, "init", "-q", "-b", "main");
+  await git(s, "add", "-A");
+  await git(s, "commit", "-q", "-m", "base");
+  await s.applyGit();
+  await git(s, "checkout", "-q", "-b", "change");
+  const writes: Record<string, string> = {};
+  for (const [path, text] of Object.entries(params.head)) {
+    if (text === null) await git(s, "rm", "-q", path);
+    else writes[path] = text;
+  }
+  s.write(writes);
+  await git(s, "add", "-A");
+  await git(s, "commit", "-q", "--allow-empty", "-m", "change");
+  // The reviewer's working tree is back on main: the preview reads commits, not the checkout.
+  await git(s, "checkout", "-q", "main");
+  return s;
+}
+
+async function preview(s: Scenario, output = "json", refs = { base: "main", head: "change" }) {
+  const args = ["preview", "--repo", s.repoDir, "--base", refs.base, "--head", refs.head, "--target", s.target];
+  return undrift([...args, "--kubeconfig", kubeconfigPath(), "--output", output]);
+}
+
+async function previewJson(s: Scenario): Promise<{ code: number; report: PreviewReport; stderr: string }> {
+  const result = await preview(s);
+  if (!result.stdout) throw new Error(`preview printed nothing: ${result.stderr}`);
+  return { code: result.code, report: JSON.parse(result.stdout) as PreviewReport, stderr: result.stderr };
+}
+
+const find = (report: PreviewReport, kind: string, name: string) =>
+  report.resources.find((r) => r.kind === kind && r.name === name);
+
+describe("undrift preview", () => {
+  it("shows a changed field against live, a created object with server defaults, and an orphan", async () => {
+    const s = await pullRequest({
+      base: { "manifests/web.yaml": webDeployment, "manifests/old.yaml": configMap("old") },
+      head: {
+        "manifests/web.yaml": webDeployment.replace("replicas: 2 # Git says two", "replicas: 3"),
+        "manifests/service.yaml": service,
+        "manifests/old.yaml": null,
+      },
+    });
+    const { code, report } = await previewJson(s);
+    expect(code).toBe(1);
+    expect(report.status).toBe("previewed");
+    const web = find(report, "Deployment", "web")!;
+    expect(web.action).toBe("change");
+    expect(web.changes).toContainEqual(expect.objectContaining({ path: "/spec/replicas", desired: 3, live: 2 }));
+    const svc = find(report, "Service", "web")!;
+    expect(svc.action).toBe("create");
+    // Defaults only the API server knows: the preview asked it by dry-run.
+    expect(svc.wouldBe?.spec).toMatchObject({ type: "ClusterIP", sessionAffinity: "None" });
+    // prune defaults to false: the merge leaves the ConfigMap running, untracked.
+    expect(report.prune).toEqual([
+      expect.objectContaining({
+        kind: "ConfigMap",
+        name: "old",
+        action: "orphan",
+        reason: "prune is off: listed only",
+      }),
+    ]);
+    expect(report.summary).toMatchObject({ create: 1, change: 1, prune: 0, orphan: 1, drift: 0 });
+
+    // Nothing was applied or deleted: every request was a dry run.
+    expect(await kubectl(["get", "deployment", "web", "-n", s.namespace, "-o", "jsonpath={.spec.replicas}"])).toBe("2");
+    await expect(kubectl(["get", "service", "web", "-n", s.namespace])).rejects.toThrow(/NotFound/);
+    await kubectl(["get", "configmap", "old", "-n", s.namespace]);
+
+    const text = await preview(s, "text");
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain("/spec/replicas");
+    const markdown = await preview(s, "markdown");
+    expect(markdown.stdout).toContain("/spec/replicas");
+    expect(markdown.stdout).toMatch(/would be orphaned/i);
+  });
+
+  it("with prune true, marks the orphan for deletion and keeps an opted-out one, naming the annotation", async () => {
+    const s = await pullRequest({
+      target: { prune: true },
+      base: {
+        "manifests/web.yaml": webDeployment,
+        "manifests/a.yaml": configMap("a"),
+        "manifests/b.yaml": configMap("b"),
+        "manifests/c.yaml": configMap("c"),
+        "manifests/d.yaml": configMap("d"),
+        "manifests/kept.yaml": configMap("kept", "\n  annotations:\n    undrift.dev/prune: disabled"),
+      },
+      head: { "manifests/a.yaml": null, "manifests/kept.yaml": null },
+    });
+    const { code, report } = await previewJson(s);
+    expect(code).toBe(1);
+    const byName = Object.fromEntries(report.prune.map((p) => [p.name, p]));
+    expect(byName.a?.action).toBe("delete");
+    expect(byName.kept).toMatchObject({
+      action: "keep",
+      reason: expect.stringContaining("undrift.dev/prune: disabled"),
+    });
+    expect(report.summary).toMatchObject({ prune: 1, keep: 1, change: 0, create: 0 });
+    await kubectl(["get", "configmap", "a", "-n", s.namespace]);
+  });
+
+  it("shows a prune of a target emptied by the PR as refused, with why", async () => {
+    const s = await pullRequest({
+      target: { prune: true },
+      base: { "manifests/a.yaml": configMap("a"), "manifests/b.yaml": configMap("b") },
+      head: { "manifests/a.yaml": null, "manifests/b.yaml": null, "manifests/README.md": "emptied\n" },
+    });
+    const { code, report } = await previewJson(s);
+    expect(code).toBe(1);
+    expect(report.pruneRefused).toMatch(/empty render never prunes/);
+    expect(report.prune.map((p) => p.action)).toEqual(["refused", "refused"]);
+    expect(report.summary).toMatchObject({ prune: 0, refused: 2 });
+  });
+
+  it("masks a changed Secret in every output, and still shows it changed", async () => {
+    const secret = (value: string) => `apiVersion: v1
+kind: Secret
+metadata:
+  name: creds
+stringData:
+  password: ${value}
+`;
+    const s = await pullRequest({
+      base: { "manifests/secret.yaml": secret("old-hunter2-value") },
+      head: { "manifests/secret.yaml": secret("new-hunter3-value") },
+    });
+    const { report } = await previewJson(s);
+    expect(find(report, "Secret", "creds")?.action).toBe("change");
+    for (const output of ["json", "text", "markdown"]) {
+      const { stdout } = await preview(s, output);
+      for (const value of ["old-hunter2-value", "new-hunter3-value"]) {
+        expect(stdout).not.toContain(value);
+        expect(stdout).not.toContain(Buffer.from(value).toString("base64"));
+      }
+      expect(stdout).toContain("creds");
+    }
+  });
+
+  it("reports drift the cluster already has against base", async () => {
+    const s = await pullRequest({
+      base: { "manifests/web.yaml": webDeployment, "manifests/cfg.yaml": configMap("cfg") },
+      head: { "manifests/cfg.yaml": configMap("cfg").replace("blue", "green") },
+    });
+    await kubectl(["scale", "deployment", "web", "-n", s.namespace, "--replicas=5"]);
+    const { report } = await previewJson(s);
+    expect(report.summary.drift).toBe(1);
+    expect(report.drift?.resources.find((r) => r.status === "drifted")?.name).toBe("web");
+    // Head still says two replicas: merging would also put the scaled Deployment back.
+    expect(find(report, "Deployment", "web")?.action).toBe("change");
+    expect(find(report, "ConfigMap", "cfg")?.changes).toContainEqual(
+      expect.objectContaining({ path: "/data/color", desired: "green", live: "blue" }),
+    );
+  });
+
+  it("exits 0 when head renders to what runs", async () => {
+    const s = await pullRequest({
+      base: { "manifests/cfg.yaml": configMap("cfg") },
+      head: { "manifests/cfg.yaml": `# a comment changes no object\n${configMap("cfg")}` },
+    });
+    const { code, report } = await previewJson(s);
+    expect(code).toBe(0);
+    expect(report.summary).toMatchObject({ create: 0, change: 0, unchanged: 1, prune: 0, orphan: 0 });
+  });
+
+  it("names the file and line of a head that does not render, and exits 2", async () => {
+    const s = await pullRequest({
+      base: { "manifests/cfg.yaml": configMap("cfg") },
+      head: { "manifests/cfg.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [unclosed\n" },
+    });
+    const result = await preview(s);
+    expect(result.code).toBe(2);
+    const report = JSON.parse(result.stdout) as PreviewReport;
+    expect(report.status).toBe("render-failed");
+    expect(report.error?.file).toBe("manifests/cfg.yaml");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toMatch(/^manifests\/cfg\.yaml:\d+/);
+  });
+
+  it("refuses a ref the repository does not have, in one line", async () => {
+    const s = await pullRequest({ base: { "manifests/cfg.yaml": configMap("cfg") }, head: {} });
+    const result = await preview(s, "json", { base: "no-such-branch", head: "change" });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(`--base: no commit "no-such-branch" in ${s.repoDir}`);
+  });
+});
