@@ -24,7 +24,7 @@ import { enqueueScan } from "../queue/enqueue-scan.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
 import { summaryLine } from "../report/summary-line.ts";
-import { runScan } from "../scan/scan-target.ts";
+import { runScan, type ScanResult } from "../scan/scan-target.ts";
 import { codifyDrift } from "./codify-drift.ts";
 import { defaultBranchHead } from "./default-branch-head.ts";
 import { healDrift } from "./heal-drift.ts";
@@ -116,10 +116,23 @@ export async function processScan(params: {
   });
   signal.throwIfAborted();
 
-  // 5. The scan; the snapshot has no .git, so its report is told the commit it rendered.
-  const scan = await runScan({ repoDir: snapshot.dir, targetName: target.name, kubeConfig, config: read.config });
+  // 5. The scan, on the cluster session of the jobs running beside it (their LISTs are shared);
+  //    the snapshot has no .git, so its report is told the commit it rendered.
+  const lease = deps.sessions?.acquire(target.cluster, () => kubeConfig);
+  let scan: ScanResult;
+  try {
+    scan = await runScan({
+      repoDir: snapshot.dir,
+      targetName: target.name,
+      kubeConfig,
+      config: read.config,
+      revision: head.sha,
+      ...(lease ? { session: lease.session } : {}),
+    });
+  } finally {
+    lease?.release();
+  }
   const { report } = scan;
-  report.revision = head.sha;
   const cluster = target.cluster;
   await audit({ event: "scan", cluster, revision: head.sha, outcome: summaryLine(report), ...reportAudit(report) });
   signal.throwIfAborted();

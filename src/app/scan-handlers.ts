@@ -4,6 +4,7 @@
 // (a 5xx or a rate limit is retried; a 403 or a refused snapshot is not).
 // Pull request previews ride the same queues and the same verdicts (src/app/preview/).
 import { isTransientGitHubError } from "../github/github-errors.ts";
+import { SessionPool } from "../live/session-pool.ts";
 import type { ScanHandlers } from "../queue/process-job.ts";
 import { processPreview } from "./preview/process-preview.ts";
 import { reportPreviewFailure } from "./preview/report-preview-failure.ts";
@@ -12,7 +13,9 @@ import { processScan } from "./process-scan.ts";
 import { reportScanFailure } from "./report-scan-failure.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
-export function scanHandlers(deps: WorkerDeps): ScanHandlers {
+export function scanHandlers(workerDeps: WorkerDeps): ScanHandlers {
+  // One pool per worker process: scans of a cluster that run together share its LISTs.
+  const deps: WorkerDeps = { ...workerDeps, sessions: workerDeps.sessions ?? new SessionPool() };
   return {
     scan: (job, context) =>
       job.reason === "merge" ? processRevertMerge({ deps, job, context }) : processScan({ deps, job, context }),

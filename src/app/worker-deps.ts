@@ -1,6 +1,7 @@
 // What the worker side of the app (job -> scan -> GitHub) is given by the process that runs it.
 import type { Probot } from "probot";
 import type { ClusterRegistry } from "../config/cluster-registry.ts";
+import type { SessionPool } from "../live/session-pool.ts";
 import type { UndriftQueues } from "../queue/create-queues.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import type { FightPolicy } from "./heal-fights.ts";
@@ -16,4 +17,6 @@ export interface WorkerDeps {
   log: QueueLog;
   /** When heal stops healing a field a program keeps changing back: K heals (default 3) within a window (default 1h). */
   healFights?: Partial<FightPolicy>;
+  /** Cluster sessions shared by the scans of one cluster that run at the same time; scanHandlers makes one. */
+  sessions?: SessionPool;
 }

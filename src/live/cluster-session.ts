@@ -1,23 +1,34 @@
 // Discovery and the tracking-selector LISTs of one cluster, shared by the scans
-// that run together: a preview scans head and base of a target, and the app
-// scans many targets of one cluster. Each answer is asked for once per session,
-// and a session is short-lived (one preview, one batch of scans) so no scan
-// judges drift on a LIST older than the run it belongs to.
+// that run together: a preview scans head and base of a target, and the app's
+// worker scans the targets of one cluster whose jobs run at the same time
+// (SessionPool). Each answer is asked for once per session, and a session is
+// short-lived (one preview, one burst of jobs) so no scan judges drift on a
+// LIST older than the run it belongs to.
 //
 //   const session = new ClusterSession(kubeConfig);
 //   await runScan({ ..., session }); await runScan({ ..., session });  // discovery and LISTs once
+//
+// With `shareLists`, a selector `key=value` is answered from one LIST by `key`
+// alone, filtered here the way the API server filters: every target that uses
+// the default `undrift.dev/target=<name>` costs the same LISTs as one. Each
+// scan gets its own copies of the objects, so no scan sees another's edits.
 import type { KubeConfig } from "@kubernetes/client-node";
+import { parseLabelSelector } from "../config/parse-label-selector.ts";
+import type { KubeObject } from "../drift/types.ts";
+import { matchesSelector } from "../remediate/prune/matches-selector.ts";
 import { discover, type ResourceIndex } from "./discovery.ts";
 import { listTracked, type Tracked } from "./fetch-live.ts";
 import { KubeClient } from "./kube-client.ts";
 
 export class ClusterSession {
   readonly client: KubeClient;
+  private readonly shareLists: boolean;
   private index?: Promise<ResourceIndex>;
   private readonly tracked = new Map<string, Promise<Tracked>>();
 
-  constructor(kubeConfig: KubeConfig) {
+  constructor(kubeConfig: KubeConfig, options: { shareLists?: boolean } = {}) {
     this.client = new KubeClient(kubeConfig);
+    this.shareLists = options.shareLists ?? false;
   }
 
   /** The cluster's kinds, discovered on first use. */
@@ -28,8 +39,21 @@ export class ClusterSession {
     return this.index;
   }
 
-  /** Every object carrying `selector`, listed on first use for that selector. */
-  listTracked(selector: string): Promise<Tracked> {
+  /** Every object carrying `selector`. */
+  async listTracked(selector: string): Promise<Tracked> {
+    const requirements = parseLabelSelector(selector);
+    const only = requirements.length === 1 ? requirements[0] : undefined;
+    if (!this.shareLists || only?.operator !== "=") return this.list(selector);
+    const all = await this.list(only.key);
+    const objects = new Map<string, KubeObject>();
+    for (const [key, object] of all.objects) {
+      if (matchesSelector(object.metadata.labels, requirements)) objects.set(key, structuredClone(object));
+    }
+    return { objects, unlisted: new Map(all.unlisted) };
+  }
+
+  /** The LIST of `selector`, sent on first use. */
+  private list(selector: string): Promise<Tracked> {
     let tracked = this.tracked.get(selector);
     if (!tracked) {
       tracked = this.remember(
