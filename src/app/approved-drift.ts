@@ -2,7 +2,8 @@
 // object is approved when the new scan finds it with exactly the status,
 // paths and masked values the record lists (the same per-object fingerprint,
 // computed again from both sides, so an edited record approves nothing it
-// does not show). Anything else is held back with why.
+// does not show). An approved orphan is offered to the prune, which still
+// decides by the target's `prune` and every guard. Anything else is held back with why.
 import { groupOf } from "../desired/object-key.ts";
 import { fingerprint } from "../drift/fingerprint.ts";
 import type { DriftReport } from "../drift/types.ts";
@@ -19,6 +20,8 @@ export interface HeldBack {
 export interface ApprovedDrift {
   /** `group/kind/namespace/name` of each object to apply (drifted or missing, as approved). */
   apply: Set<string>;
+  /** The same keys of the orphans the record approved: prune candidates, nothing more. */
+  prune: Set<string>;
   approved: RevertRecordObject[];
   held: HeldBack[];
   /** Objects the record listed whose drift is gone since: nothing to do. */
@@ -34,7 +37,7 @@ export function approvedDrift(params: { record: RevertRecord; report: DriftRepor
   const now = new Map(
     revertRecord({ report: params.report, cluster: params.cluster }).objects.map((o) => [recordKey(o), o]),
   );
-  const result: ApprovedDrift = { apply: new Set(), approved: [], held: [], settled: [] };
+  const result: ApprovedDrift = { apply: new Set(), prune: new Set(), approved: [], held: [], settled: [] };
   const seen = new Set<string>();
   for (const approved of params.record.objects) {
     const key = recordKey(approved);
@@ -48,10 +51,8 @@ export function approvedDrift(params: { record: RevertRecord; report: DriftRepor
         reason: "its drift changed after the pull request was opened; not applied unseen",
         unseen: true,
       });
-    } else if (current.status === "orphaned") {
-      result.held.push({ object: current, reason: "an orphan: the app does not prune", unseen: false });
     } else {
-      result.apply.add(key);
+      (current.status === "orphaned" ? result.prune : result.apply).add(key);
       result.approved.push(current);
     }
   }
@@ -59,7 +60,10 @@ export function approvedDrift(params: { record: RevertRecord; report: DriftRepor
     if (seen.has(key)) continue;
     result.held.push({
       object: current,
-      reason: "appeared after the pull request was opened; not applied unseen",
+      reason:
+        current.status === "orphaned"
+          ? "became an orphan after the pull request was opened; not pruned unseen"
+          : "appeared after the pull request was opened; not applied unseen",
       unseen: true,
     });
   }

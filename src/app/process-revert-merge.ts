@@ -7,8 +7,11 @@
 //   4. per object: what the record approved and the scan still finds exactly
 //      so is applied, through the CLI's revert (planRevert + applyPlan, the
 //      plan cut to the approved objects); changed or new drift is held back
-//   5. the health of the applied objects, judged once
-//   6. one comment on the pull request (found again by its marker), an audit entry
+//   5. the orphans the record approved, pruned when the target's `prune` (or
+//      the object's rule) is true and every guard of planPrune lets them go;
+//      never forced, and each read again before it is deleted
+//   6. the health of the applied objects, judged once
+//   7. one comment on the pull request (found again by its marker), an audit entry
 // A record that is missing or names another cluster applies nothing, and says so.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -19,6 +22,8 @@ import { parseRevertRecord, type RevertRecord, revertRecordPath } from "../githu
 import { loadKubeconfig } from "../live/load-kubeconfig.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
+import { planTargetPrune } from "../remediate/prune/plan-target-prune.ts";
+import { pruneOrphans } from "../remediate/prune/prune-orphans.ts";
 import { applyPlan } from "../remediate/revert/apply-plan.ts";
 import { planRevert } from "../remediate/revert/plan-revert.ts";
 import { recordHealth } from "../remediate/revert/record-health.ts";
@@ -37,7 +42,9 @@ export interface RevertMergeResult {
   outcome: "applied" | "refused";
   revision: string;
   pullRequest: number;
+  /** `configured <object>`, `deleted <object>`: what was applied or pruned. */
   applied: string[];
+  /** Objects held back, and orphans not pruned. */
   skipped: string[];
   actions: string[];
 }
@@ -68,8 +75,12 @@ export async function processRevertMerge(params: {
       target: job.target,
       body: revertMergeComment(outcome),
     });
-    const applied = outcome.applied.map((r) => `${r.action} ${objectLabel(r)}`);
-    const skipped = outcome.held.map((h) => objectLabel(h.object));
+    const deleted = outcome.pruned.filter((r) => r.action === "deleted");
+    const applied = [...outcome.applied, ...deleted].map((r) => `${r.action} ${objectLabel(r)}`);
+    const skipped = [
+      ...outcome.held.map((h) => objectLabel(h.object)),
+      ...outcome.pruned.filter((r) => r.action !== "deleted").map(objectLabel),
+    ];
     await recordAudit({
       queues,
       log,
@@ -95,7 +106,16 @@ export async function processRevertMerge(params: {
     };
   };
   const refuse = (why: string) =>
-    finish({ target: job.target, cluster: job.cluster, revision, applied: [], held: [], settled: [], refused: why });
+    finish({
+      target: job.target,
+      cluster: job.cluster,
+      revision,
+      applied: [],
+      pruned: [],
+      held: [],
+      settled: [],
+      refused: why,
+    });
 
   // 1. Git as merged: its config and the target.
   const snapshot = await downloadSnapshot({ octokit, owner, repo, sha: revision, cacheDir: deps.snapshotDir });
@@ -158,16 +178,28 @@ export async function processRevertMerge(params: {
     deadline,
   });
 
-  // 5. Health, as it stands after the applies.
+  // 5. The approved orphans: the target's prune decides, with every guard; the app never forces.
+  const orphans = plan.orphans.filter((o) => drift.prune.has(keyString(objectKey(o))));
+  const prune = planTargetPrune({ orphans, desired: scan.desired.map((d) => d.object), target });
+  const deleted = await pruneOrphans({
+    client: scan.client,
+    index,
+    deletions: prune.deletions,
+    propagationPolicy: "Background",
+    dryRun: false,
+  });
+
+  // 6. Health, as it stands after the applies.
   const applied = entries.filter((e) => e.applied && !e.record.health);
   await recordHealth({ client: scan.client, index, entries: applied, wait: false, deadline });
 
-  // 6. The comment and the audit entry.
+  // 7. The comment and the audit entry.
   return finish({
     target: target.name,
     cluster: target.cluster,
     revision,
     applied: entries.map((e) => e.record),
+    pruned: [...deleted, ...prune.skipped],
     held: drift.held,
     settled: drift.settled.map(objectLabel),
   });

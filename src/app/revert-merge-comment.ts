@@ -1,5 +1,6 @@
 // The one comment undrift leaves on a merged revert pull request: what was
-// applied (with each object's health), what was held back and why. Found
+// applied (with each object's health), which orphans were pruned, what was
+// held back or left unpruned and why. Found
 // again by its hidden marker and edited in place, so a redelivered job never
 // posts a second one.
 import type { GitHubClient, RepoRef } from "../github/github-client.ts";
@@ -15,6 +16,8 @@ export interface RevertMergeOutcome {
   revision: string;
   /** One record per approved object the apply went through. */
   applied: ObjectRecord[];
+  /** One record per approved orphan: deleted, or skipped (or failed) with the reason. */
+  pruned: ObjectRecord[];
   held: HeldBack[];
   /** Objects the record listed that match Git by now. */
   settled: string[];
@@ -58,12 +61,24 @@ export function revertMergeComment(outcome: RevertMergeOutcome): string {
       ].join("\n"),
     );
   }
-  if (outcome.held.length > 0) {
+  const deleted = outcome.pruned.filter((r) => r.action === "deleted");
+  const kept = outcome.pruned.filter((r) => r.action !== "deleted");
+  if (deleted.length > 0) {
+    sections.push(
+      [
+        "**Pruned** (orphans this pull request approved)",
+        "",
+        ...deleted.map((r) => `- \`${objectLabel(r)}\`: deleted${r.reason ? ` (${r.reason})` : ""}`),
+      ].join("\n"),
+    );
+  }
+  if (outcome.held.length > 0 || kept.length > 0) {
     sections.push(
       [
         "**Skipped**",
         "",
         ...outcome.held.map((h) => `- \`${objectLabel(h.object)}\` (${h.object.status}): ${h.reason}`),
+        ...kept.map((r) => `- \`${objectLabel(r)}\` (orphaned): not pruned: ${r.reason ?? r.action}`),
       ].join("\n"),
     );
   }

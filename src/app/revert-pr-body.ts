@@ -13,7 +13,7 @@ const LISTED = 100;
 const VERBS = {
   drifted: "re-apply Git's fields",
   missing: "create it from Git",
-  orphaned: "leave it (the app does not prune)",
+  orphaned: "prune it if the target's `prune` is true and no prune guard holds it back",
 } as const;
 
 export function revertPrBody(params: { report: DriftReport; record: RevertRecord; file: string }): string {

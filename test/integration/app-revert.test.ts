@@ -5,18 +5,14 @@
 // scans again and applies what the record approved and nothing else, then
 // comments on the PR; drift that appeared after the PR opened is reported,
 // not applied; closing it unmerged applies nothing.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
-import { fakeRepo } from "../helpers/app-github.ts";
-import { expectPrComments } from "../helpers/app-github-comments.ts";
-import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
+import type { AppHarness } from "../helpers/app-harness.ts";
 import { pullRequestClosedPayload } from "../helpers/app-payloads.ts";
-import { kubeconfigPath } from "../helpers/cluster.ts";
+import { mergeRevertPr, openRevertPr } from "../helpers/app-revert-pr.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
-import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
+import { kubectl, type Scenario } from "../helpers/scenario.ts";
 
 const github = useGitHubMock();
 const web = `apiVersion: apps/v1
@@ -52,55 +48,16 @@ afterEach(async () => {
 });
 
 /** The scenario with web scaled to 4, its first scan run: the revert PR #1 is open. */
-async function openRevertPr() {
-  s = scenario({
+function openScaledPr() {
+  return openRevertPr({
+    github,
     files: { "manifests/web.yaml": web, "manifests/settings.yaml": settings },
-    target: { mode: "revert" },
+    drift: (s) => kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=4"]),
+    onOpen: (parts) => {
+      s = parts.s;
+      h = parts.h;
+    },
   });
-  const scenarioNow = s;
-  const configText = readFileSync(join(s.repoDir, ".github/undrift.yml"), "utf8");
-  await s.applyGit();
-  await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=4"]);
-  const commit = await commitRepo(s.repoDir);
-  h = await openAppHarness({ clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } } });
-  const gh = fakeRepo({ github, head: commit });
-  gh.expectToken();
-  gh.expectHead();
-  gh.expectTarball();
-  gh.expectPulls({ list: 1, tree: 1, commit: 1, ref: 1, create: 1 });
-  gh.expectCheckRuns({ list: 1, create: 1 });
-  const job = { installationId: gh.installationId, repo: "acme/gitops", target: s.target, cluster: "test" };
-  await enqueueScan({ queues: h.redis.queues, job: { ...job, reason: "schedule" } });
-  h.startWorkers(["test"]);
-  const [first] = await h.settled("test", 1);
-  expect(first?.failedReason).toBeUndefined();
-  return { s: scenarioNow, h, gh, configText, first };
-}
-
-/** Merges PR #1 as GitHub would (its record file lands on main in a new commit, the webhook is delivered); returns the merge job once `count` jobs have settled. */
-async function mergeRevertPr(ctx: Awaited<ReturnType<typeof openRevertPr>>, count = 2) {
-  const { s, h, gh, configText } = ctx;
-  const file = `.undrift/revert/${s.target}.yaml`;
-  const recordText = gh.state.trees[0]?.tree[0]?.content ?? "";
-  s.write({ [file]: recordText });
-  const merged = await commitRepo(s.repoDir);
-  gh.head = merged;
-  const [pr] = gh.state.pulls;
-  if (pr) pr.state = "closed";
-  gh.expectConfig(configText, { ref: merged.sha });
-  gh.expectTarball(merged);
-  expectPrComments(github, gh, 1, { list: 1, create: 1 });
-  const delivered = await h.deliver(
-    "pull_request",
-    pullRequestClosedPayload(gh, {
-      number: 1,
-      headRef: `undrift/revert/${s.target}`,
-      merged: true,
-      mergeCommitSha: merged.sha,
-    }),
-  );
-  expect(delivered.status).toBe(200);
-  return (await h.settled("test", count)).at(-1);
 }
 
 const replicas = (ns: string) => kubectl(["-n", ns, "get", "deployment", "web", "-o", "jsonpath={.spec.replicas}"]);
@@ -108,7 +65,7 @@ const level = (ns: string) => kubectl(["-n", ns, "get", "configmap", "settings",
 
 describe("a revert-mode target", () => {
   it("opens one pull request with the record, and on merge reverts the cluster and comments what it applied", async () => {
-    const ctx = await openRevertPr();
+    const ctx = await openScaledPr();
     const { s, gh, first } = ctx;
     expect(first?.returnvalue).toMatchObject({
       actions: ["created pull request #1", `created check run undrift/${s.target}`],
@@ -172,7 +129,7 @@ describe("a revert-mode target", () => {
   });
 
   it("applies only what the record approved: drift that appeared after the pull request opened is reported, not applied", async () => {
-    const ctx = await openRevertPr();
+    const ctx = await openScaledPr();
     const { s } = ctx;
     // After the PR opened: a new drift on the ConfigMap.
     await kubectl([
@@ -201,7 +158,7 @@ describe("a revert-mode target", () => {
   });
 
   it("does not apply an object whose drift changed after the pull request opened", async () => {
-    const ctx = await openRevertPr();
+    const ctx = await openScaledPr();
     const { s } = ctx;
     await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=5"]);
     const merge = await mergeRevertPr(ctx);
@@ -215,7 +172,7 @@ describe("a revert-mode target", () => {
   });
 
   it("applies nothing when the pull request is closed without merging", async () => {
-    const ctx = await openRevertPr();
+    const ctx = await openScaledPr();
     const { s, h, gh } = ctx;
     const version = () =>
       kubectl(["-n", s.namespace, "get", "deployment", "web", "-o", "jsonpath={.metadata.resourceVersion}"]);
