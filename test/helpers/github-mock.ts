@@ -16,6 +16,7 @@ import nock from "nock";
 import { Octokit } from "octokit";
 import { afterAll, afterEach } from "vitest";
 import { type CheckedRequest, checkRequest } from "./github/check-request.ts";
+import type { OpenApiDescription } from "./github/openapi-index.ts";
 
 export interface MockReply {
   status?: number;
@@ -72,6 +73,8 @@ export interface GitHubMock {
 export interface GitHubMockOptions {
   /** The API root the code is given: GitHub Enterprise Server's `https://ghe.example/api/v3` works too. */
   baseUrl?: string;
+  /** The REST description requests are checked against, such as `ghes-3.19` for GitHub Enterprise Server 3.19. */
+  description?: OpenApiDescription;
 }
 
 const apiOrigin = "https://api.github.com";
@@ -80,6 +83,7 @@ const apiOrigin = "https://api.github.com";
 export function useGitHubMock(options: GitHubMockOptions = {}): GitHubMock {
   const baseUrl = options.baseUrl ?? apiOrigin;
   const base = new URL(baseUrl);
+  const described = options.description ? { description: options.description } : {};
   const requests: LoggedRequest[] = [];
   const violations: string[] = [];
   const pending: Array<Promise<void>> = [];
@@ -101,7 +105,9 @@ export function useGitHubMock(options: GitHubMockOptions = {}): GitHubMock {
           .catch(() => "");
         const url = new URL(req.url);
         const isApi = url.origin === base.origin;
-        const checked = isApi ? checkRequest({ method: req.method, url: req.url, body, baseUrl }) : undefined;
+        const checked = isApi
+          ? checkRequest({ method: req.method, url: req.url, body, baseUrl, ...described })
+          : undefined;
         const entry = logEntry({ req, url, body, checked, status: 501 });
         requests.push(entry);
         const what = checked?.operation ? ` (${checked.operation.operationId})` : "";
@@ -140,7 +146,9 @@ export function useGitHubMock(options: GitHubMockOptions = {}): GitHubMock {
           record.used++;
           const url = new URL(req.url);
           const body = await req.text();
-          const checked = call.origin ? undefined : checkRequest({ method: req.method, url: req.url, body, baseUrl });
+          const checked = call.origin
+            ? undefined
+            : checkRequest({ method: req.method, url: req.url, body, baseUrl, ...described });
           const reply = typeof call.reply === "function" ? undefined : call.reply;
           const entry = logEntry({ req, url, body, checked, status: reply?.status ?? 200 });
           const answer = typeof call.reply === "function" ? call.reply(entry) : (call.reply ?? {});

@@ -2,7 +2,13 @@
 // (method + path template), that its path parameters have the right shape,
 // that required query parameters are there and no unknown ones are, and that a
 // JSON body has the required fields with the declared types.
-import { type OpenApiIndex, type OperationSpec, openApiIndex, type ParameterSpec } from "./openapi-index.ts";
+import {
+  type OpenApiDescription,
+  type OpenApiIndex,
+  type OperationSpec,
+  openApiIndex,
+  type ParameterSpec,
+} from "./openapi-index.ts";
 import { validateSchema } from "./validate-schema.ts";
 
 export interface RequestToCheck {
@@ -14,6 +20,8 @@ export interface RequestToCheck {
   contentType?: string | null;
   /** The API root: `https://api.github.com`, or `https://ghe.example/api/v3` for GitHub Enterprise Server. */
   baseUrl?: string;
+  /** The description to check against (default github.com's). */
+  description?: OpenApiDescription;
 }
 
 export interface CheckedRequest {
@@ -26,7 +34,7 @@ export interface CheckedRequest {
 }
 
 export function checkRequest(request: RequestToCheck): CheckedRequest {
-  const index = openApiIndex();
+  const index = openApiIndex(request.description);
   const url = new URL(request.url);
   const prefix = new URL(request.baseUrl ?? "https://api.github.com").pathname.replace(/\/$/, "");
   const path = prefix && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;

@@ -48,16 +48,20 @@ const methods = ["get", "put", "post", "patch", "delete", "head", "options"];
 const spanningParams = new Set(["ref", "path", "branch", "name", "basehead"]);
 const cacheKey = Symbol.for("undrift.test.openapi-index");
 
+/** A description @octokit/openapi publishes: github.com's, or a GitHub Enterprise Server release's. */
+export type OpenApiDescription = "api.github.com" | `ghes-3.${number}`;
+
 /** The index, built on first use and kept on globalThis so re-imported modules in one process share it. */
-export function openApiIndex(): OpenApiIndex {
-  const holder = globalThis as { [cacheKey]?: OpenApiIndex };
-  holder[cacheKey] ??= buildIndex(loadDescription());
-  return holder[cacheKey];
+export function openApiIndex(description: OpenApiDescription = "api.github.com"): OpenApiIndex {
+  const key = description === "api.github.com" ? cacheKey : Symbol.for(`${cacheKey.description}.${description}`);
+  const holder = globalThis as { [key: symbol]: OpenApiIndex | undefined };
+  holder[key] ??= buildIndex(loadDescription(description));
+  return holder[key];
 }
 
-function loadDescription(): Description {
+function loadDescription(description: OpenApiDescription): Description {
   const require = createRequire(import.meta.url);
-  const file = require.resolve("@octokit/openapi/generated/api.github.com.json");
+  const file = require.resolve(`@octokit/openapi/generated/${description}.json`);
   return JSON.parse(readFileSync(file, "utf8")) as Description;
 }
 
