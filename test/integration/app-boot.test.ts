@@ -98,7 +98,8 @@ describe("the resync at boot", () => {
       path: "/installation/repositories",
       reply: { body: { total_count: 0, repositories: [] } },
     });
-    gh.expectConfig(stringify({ targets: [target("new")] }));
+    // This repository names its config `.yaml`: found after `.yml` is not.
+    gh.expectConfig(stringify({ targets: [target("new")] }), { file: ".github/undrift.yaml" });
     // GitHub fails on the other repository's config: its schedulers must survive.
     github.expect({
       method: "GET",
