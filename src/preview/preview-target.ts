@@ -174,8 +174,8 @@ async function dryRunCreate(
       force: true,
       dryRun: true,
     });
-    const [, wouldBe] = maskSecretPair(undefined, cleanObject(applied));
-    return { wouldBe };
+    const wouldBe = cleanObject(applied);
+    return { wouldBe: isSecret(wouldBe) ? maskSecretPair(undefined, wouldBe)[1] : wouldBe };
   } catch (error) {
     if (!(error instanceof KubeApiError)) throw error;
     const namespace = object.metadata.namespace;

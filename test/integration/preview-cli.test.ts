@@ -94,6 +94,7 @@ describe("undrift preview", () => {
       head: {
         "manifests/web.yaml": webDeployment.replace("replicas: 2 # Git says two", "replicas: 3"),
         "manifests/service.yaml": service,
+        "manifests/fresh.yaml": configMap("fresh"),
         "manifests/old.yaml": null,
       },
     });
@@ -107,6 +108,11 @@ describe("undrift preview", () => {
     expect(svc.action).toBe("create");
     // Defaults only the API server knows: the preview asked it by dry-run.
     expect(svc.wouldBe?.spec).toMatchObject({ type: "ClusterIP", sessionAffinity: "None" });
+    // Only Secrets are masked: a ConfigMap's values are what reviewers must read.
+    expect(find(report, "ConfigMap", "fresh")).toMatchObject({
+      action: "create",
+      wouldBe: { data: { color: "blue" } },
+    });
     // prune defaults to false: the merge leaves the ConfigMap running, untracked.
     expect(report.prune).toEqual([
       expect.objectContaining({
@@ -116,7 +122,7 @@ describe("undrift preview", () => {
         reason: "prune is off: listed only",
       }),
     ]);
-    expect(report.summary).toMatchObject({ create: 1, change: 1, prune: 0, orphan: 1, drift: 0 });
+    expect(report.summary).toMatchObject({ create: 2, change: 1, prune: 0, orphan: 1, drift: 0 });
 
     // Nothing was applied or deleted: every request was a dry run.
     expect(await kubectl(["get", "deployment", "web", "-n", s.namespace, "-o", "jsonpath={.spec.replicas}"])).toBe("2");
@@ -169,23 +175,28 @@ describe("undrift preview", () => {
     expect(report.summary).toMatchObject({ prune: 0, refused: 2 });
   });
 
-  it("masks a changed Secret in every output, and still shows it changed", async () => {
-    const secret = (value: string) => `apiVersion: v1
+  it("masks a changed and a created Secret in every output, and still shows them", async () => {
+    const secret = (name: string, value: string) => `apiVersion: v1
 kind: Secret
 metadata:
-  name: creds
+  name: ${name}
 stringData:
   password: ${value}
 `;
     const s = await pullRequest({
-      base: { "manifests/secret.yaml": secret("old-hunter2-value") },
-      head: { "manifests/secret.yaml": secret("new-hunter3-value") },
+      base: { "manifests/secret.yaml": secret("creds", "old-hunter2-value") },
+      head: {
+        "manifests/secret.yaml": secret("creds", "new-hunter3-value"),
+        "manifests/token.yaml": secret("token", "fresh-hunter4-value"),
+      },
     });
     const { report } = await previewJson(s);
     expect(find(report, "Secret", "creds")?.action).toBe("change");
+    expect(find(report, "Secret", "token")?.action).toBe("create");
     for (const output of ["json", "text", "markdown"]) {
       const { stdout } = await preview(s, output);
-      for (const value of ["old-hunter2-value", "new-hunter3-value"]) {
+      expect(stdout).toContain("token");
+      for (const value of ["old-hunter2-value", "new-hunter3-value", "fresh-hunter4-value"]) {
         expect(stdout).not.toContain(value);
         expect(stdout).not.toContain(Buffer.from(value).toString("base64"));
       }
