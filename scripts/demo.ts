@@ -4,13 +4,21 @@
 // undrift scan finds, the edit undrift codify proposes, and what undrift revert
 // --prune would do. Nothing outside the test cluster and a temp folder is touched.
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { styleText } from "node:util";
 import { up } from "./cluster/cluster.ts";
 
 const root = resolve(import.meta.dirname, "..");
+const limits = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: rate-limits
+  namespace: shop
+data:
+  RATE_LIMIT: "100"
+`;
 const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
 const heading = (text: string) => console.log(`\n${color ? styleText("bold", `== ${text}`) : `== ${text}`}\n`);
 
@@ -25,6 +33,7 @@ const git = (...args: string[]) => execFileSync("git", ["-C", repo, ...args], { 
 git("init", "-q");
 git("-c", "user.name=demo", "-c", "user.email=demo@undrift.dev", "add", ".");
 git("-c", "user.name=demo", "-c", "user.email=demo@undrift.dev", "commit", "-qm", "GitOps repository");
+git("branch", "-M", "main");
 console.log(repo);
 
 const env = { ...process.env, KUBECONFIG: kubeconfig };
@@ -68,6 +77,24 @@ try {
 
   heading("7. undrift revert --dry-run --prune: what re-applying Git would do");
   undrift("revert", "--target", "shop", "--dry-run", "--prune");
+
+  heading("8. undrift preview: what merging a pull request would do to the cluster");
+  // A branch as a pull request would bring it: one more replica and a new ConfigMap.
+  git("checkout", "-q", "-b", "more-replicas");
+  const web = join(repo, "apps/shop/web.yaml");
+  writeFileSync(web, readFileSync(web, "utf8").replace("replicas: 2", "replicas: 3"));
+  writeFileSync(join(repo, "apps/shop/limits.yaml"), limits);
+  git("-c", "user.name=demo", "-c", "user.email=demo@undrift.dev", "add", ".");
+  git(
+    "-c",
+    "user.name=demo",
+    "-c",
+    "user.email=demo@undrift.dev",
+    "commit",
+    "-qm",
+    "shop: three replicas, rate limits",
+  );
+  undrift("preview", "--target", "shop", "--base", "main", "--head", "more-replicas");
 } finally {
   rmSync(repo, { recursive: true, force: true });
 }
