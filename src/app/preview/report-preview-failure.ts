@@ -27,7 +27,8 @@ export async function reportPreviewFailure(params: { deps: WorkerDeps; job: Prev
   // A newer push has its own jobs; nobody looks at this head any more.
   if ((await store.latest()) !== job.head) return;
   const refused = error instanceof ClusterAccessError;
-  const message = `${refused ? "refused" : "could not preview"}: ${errorSummary(error, 400)}`;
+  // The renderer says "Could not preview"; the message says why, in one masked line.
+  const message = errorSummary(error, 400);
   const targets = (await store.changed(job.head, job.cluster)) ?? job.targets;
   const previews = targets.map((target) =>
     failedPreview({ target, cluster: job.cluster, base: job.base, head: job.head, message }),
