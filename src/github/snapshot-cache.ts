@@ -52,7 +52,9 @@ export async function pruneSnapshotCache(params: {
     if (owner.startsWith(".tmp-")) {
       const path = join(params.cacheDir, owner);
       // An hour is far longer than any download; a younger one may be another process at work.
-      if ((await stat(path)).mtimeMs < now - 3_600_000) {
+      // One that vanished since readdir was another download finishing (renamed into place).
+      const info = await stat(path).catch(() => undefined);
+      if (info && info.mtimeMs < now - 3_600_000) {
         await rm(path, { recursive: true, force: true });
         removed.push(path);
       }
