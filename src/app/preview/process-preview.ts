@@ -99,7 +99,8 @@ export async function processPreview(params: {
     ...(entry.context ? { context: entry.context } : {}),
     ...(entry.inCluster ? { inCluster: true } : {}),
   });
-  const session = new ClusterSession(kubeConfig);
+  // Every changed target of this cluster is previewed on one session: discovery once, one LIST per kind for all.
+  const session = new ClusterSession(kubeConfig, { shareLists: true });
   const previews: PreviewReport[] = [];
   for (const targetName of changed) {
     if (await superseded()) return ended;
