@@ -26,8 +26,8 @@ export interface FakePullRequest {
   comments: FakeComment[];
   /** The comment calls of one phase: edits go to the first `update` comments, deletions to the last `delete`. */
   expectComments(counts: { list?: number; create?: number; update?: number; delete?: number }): void;
-  /** GET compare base...head, answering base as the merge base. */
-  expectCompare(times?: number): void;
+  /** GET compare base...head, answering base as the merge base, with head `behindBy` commits behind it (default 0). */
+  expectCompare(times?: number, options?: { behindBy?: number }): void;
   /** GET the pull request (for `/undrift preview`). */
   expectGet(): void;
   /** GET a user's permission on the repository. */
@@ -112,7 +112,7 @@ export function fakePullRequest(params: {
         });
       }
     },
-    expectCompare(times = 1) {
+    expectCompare(times = 1, options = {}) {
       github.expect({
         method: "GET",
         path: `${path}/compare/${pr.base.sha}...${pr.head.sha}`,
@@ -121,7 +121,7 @@ export function fakePullRequest(params: {
           body: {
             status: "ahead",
             ahead_by: 1,
-            behind_by: 0,
+            behind_by: options.behindBy ?? 0,
             total_commits: 1,
             base_commit: { sha: pr.base.sha },
             merge_base_commit: { sha: pr.base.sha },

@@ -42,11 +42,15 @@ async function openPr(base: RepoCommit, head: RepoCommit): Promise<{ gh: FakeRep
 }
 
 /** The requests of one preview of `pr.head` that finds something to show, the first time (no comment yet) or later. */
-function expectPreview(gh: FakeRepo, pr: FakePullRequest, options: { first: boolean; baseCached?: boolean }) {
+function expectPreview(
+  gh: FakeRepo,
+  pr: FakePullRequest,
+  options: { first: boolean; baseCached?: boolean; behindBy?: number },
+) {
   const config = readFileSync(join(s?.repoDir ?? "", ".github/undrift.yml"), "utf8");
   if (options.first) gh.expectToken();
   gh.expectConfig(config, { ref: pr.head.sha });
-  pr.expectCompare();
+  pr.expectCompare(1, { behindBy: options.behindBy ?? 0 });
   gh.expectTarball(pr.head);
   if (!options.baseCached) gh.expectTarball(pr.base);
   pr.expectComments(options.first ? { list: 1, create: 1 } : { list: 1, update: 1 });
@@ -154,7 +158,7 @@ describe("a pull request preview", () => {
     expect(gh.state.checkRuns[0]).toMatchObject({ conclusion: "neutral" });
   });
 
-  it("shows a deleted manifest as would be orphaned when prune is false", async () => {
+  it("shows a deleted manifest as would be orphaned when prune is false, and says head is behind its base branch", async () => {
     s = scenario({
       files: { "manifests/old.yaml": configMap("old"), "manifests/stay.yaml": configMap("stay") },
       target: { prune: false },
@@ -165,11 +169,12 @@ describe("a pull request preview", () => {
     const head = await commitRepo(s.repoDir);
     const { gh, pr } = await openPr(base, head);
 
-    expectPreview(gh, pr, { first: true });
+    expectPreview(gh, pr, { first: true, behindBy: 2 });
     await h!.deliver("pull_request", pr.payload("opened"));
     h!.startWorkers(["test"]);
     await h!.settled("test", 1);
     expect(pr.comments[0]?.body).toContain(`| \`v1 ConfigMap ${s.namespace}/old\` | **would be orphaned** |`);
+    expect(pr.comments[0]?.body).toContain("This branch is 2 commits behind its base branch.");
     expect(gh.state.checkRuns[0]).toMatchObject({ conclusion: "neutral" });
   });
 

@@ -61,6 +61,7 @@ export async function composePreview(params: {
         .filter(([cluster]) => !results.has(cluster))
         .flatMap(([, asked]) => asked.targets)
         .sort(),
+      ...(plan.behindBy ? { behindBy: plan.behindBy } : {}),
     };
 
     // 2. The sticky comment.

@@ -19,6 +19,8 @@ const TTL_SECONDS = 14 * 24 * 3600;
 export interface PreviewPlan {
   base: string;
   head: string;
+  /** Commits on the base branch that head lacks (compare's behind_by). */
+  behindBy?: number;
   clusters: Record<string, { targets: string[]; jobId: string }>;
   /** Failed rows of targets whose cluster the registry refuses: nothing was read from it. */
   refused: PreviewReport[];

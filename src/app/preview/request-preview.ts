@@ -4,7 +4,8 @@
 //   1. the config at the head commit (absent: nothing; invalid: the failing
 //      `undrift/config` check on the head, which names file, line and field);
 //   2. the merge base of base and head (compare): what the pull request changes,
-//      as "Files changed" shows it, whatever landed on the base branch since;
+//      as "Files changed" shows it, whatever landed on the base branch since
+//      (the comment says how many commits head is behind, see preview-overview.ts);
 //   3. the targets split by the cluster registry: a refused target becomes a
 //      failed row (nothing is read from its cluster), the rest are grouped by cluster;
 //   4. the head recorded as the pull request's latest, with a plan of the
@@ -74,7 +75,7 @@ export async function requestPreview(params: {
   if (config.targets.length === 0) return { jobs: [], skipped: "the config has no targets" };
 
   // 2. The merge base.
-  const base = await githubStep({
+  const { base, behindBy } = await githubStep({
     repo: { owner, repo },
     step: `compare ${request.baseSha.slice(0, 7)}...${head.slice(0, 7)}`,
     run: async () => {
@@ -84,7 +85,7 @@ export async function requestPreview(params: {
         basehead: `${request.baseSha}...${head}`,
         per_page: 1,
       });
-      return data.merge_base_commit.sha;
+      return { base: data.merge_base_commit.sha, behindBy: data.behind_by };
     },
   });
 
@@ -114,6 +115,7 @@ export async function requestPreview(params: {
   const plan: PreviewPlan = {
     base,
     head,
+    ...(behindBy > 0 ? { behindBy } : {}),
     clusters: {},
     refused: refused.map(({ target, error }) =>
       failedPreview({ target: target.name, cluster: target.cluster, base, head, message: error.message }),

@@ -27,8 +27,19 @@ export function previewOverview(input: PreviewInput, budget: number): string[] {
     ...unchanged.map((t) => emptyRow(t, "same render in base and head")),
     ...pending.map((t) => emptyRow(t, "pending")),
   ];
-  const intro = `${heading}\n\nWhat merging this pull request would do to each target's cluster (${plural(rows.length, "target")}).`;
+  const intro = [
+    `${heading}\n\nWhat merging this pull request would do to each target's cluster (${plural(rows.length, "target")}).`,
+    ...behindNote(input.behindBy),
+  ].join("\n\n");
   return [intro, ...tableBlocks(HEAD, rows, budget)];
+}
+
+/** Said when the base branch moved on: its newer changes are in the cluster but not in head. */
+function behindNote(behindBy: number | undefined): string[] {
+  if (!behindBy) return [];
+  return [
+    `> [!NOTE]\n> This branch is ${plural(behindBy, "commit")} behind its base branch. The preview compares head as it is, so a change that landed on the base branch since shows here as if this merge undid it (and as drift against base). Merge or rebase the base branch in for an exact preview.`,
+  ];
 }
 
 function previewRow(report: PreviewReport): string {

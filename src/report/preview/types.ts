@@ -11,6 +11,11 @@ export interface PreviewInput {
   unchanged?: string[];
   /** Targets still being computed. */
   pending?: string[];
+  /**
+   * Commits on the base branch that head does not have. Base is the merge base, so a change that
+   * landed on the base branch since shows as if this merge undid it: the comment says so.
+   */
+  behindBy?: number;
 }
 
 /**

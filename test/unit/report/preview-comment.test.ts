@@ -47,6 +47,13 @@ describe("renderPreviewComment", () => {
     expect(body.startsWith("### undrift preview for `9fceb02`\n")).toBe(true);
   });
 
+  it("says when head is behind its base branch, and only then", () => {
+    expect(body).not.toContain("behind its base branch");
+    const behind = renderPreviewComment({ ...input, behindBy: 1 }, { maxLength: MAX_LENGTH })[0]!;
+    expect(behind).toContain("> This branch is 1 commit behind its base branch.");
+    expect(tableRows(behind)).toEqual(tableRows(body));
+  });
+
   it("has one summary row per target, unchanged and pending ones included", () => {
     expect(tableRows(body)).toEqual([
       "| `shop` | `prod` | 1 | 2 | 2 | 1 | 5 | **prune refused**, 1 would be orphaned, 1 kept |",
