@@ -36,7 +36,8 @@ function resourceJson(resource: ResourceReport) {
   };
 }
 
-function changeJson(change: Change) {
+/** One field change in the contract's shape; the preview's JSON uses it too. */
+export function changeJson(change: Change) {
   return {
     path: change.path,
     desired: change.desired,
@@ -46,7 +47,8 @@ function changeJson(change: Change) {
   };
 }
 
-function problemJson(problem: ScanProblem) {
+/** One problem in the contract's shape. */
+export function problemJson(problem: ScanProblem) {
   return {
     kind: problem.kind,
     group: problem.group,

@@ -4,9 +4,8 @@
 // out); a created object carries `wouldBe`, the object as the API server would
 // create it (its defaults included, Secret values masked), since the whole
 // object is the change. The drift is the scan's own JSON shape.
-import type { Change, ScanProblem } from "../../drift/types.ts";
 import type { PreviewReport, PreviewResource, PrunePreview } from "../../preview/types.ts";
-import { renderJson } from "../render-json.ts";
+import { changeJson, problemJson, renderJson } from "../render-json.ts";
 
 /** The preview as pretty-printed JSON (2 spaces), ending with a newline. */
 export function renderPreviewJson(report: PreviewReport): string {
@@ -54,25 +53,5 @@ function pruneJson(entry: PrunePreview) {
     action: entry.action,
     reason: entry.reason,
     guard: entry.guard,
-  };
-}
-
-function changeJson(change: Change) {
-  return {
-    path: change.path,
-    desired: change.desired,
-    live: change.live,
-    manager: change.manager,
-    changedAt: change.changedAt,
-  };
-}
-
-function problemJson(problem: ScanProblem) {
-  return {
-    kind: problem.kind,
-    group: problem.group,
-    namespace: problem.namespace,
-    name: problem.name,
-    message: problem.message,
   };
 }
