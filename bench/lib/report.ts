@@ -27,8 +27,8 @@ export interface RunRecord {
   drifted?: string[];
 }
 
-export interface ToolResult {
-  tool: Tool;
+export interface ToolResult<T extends string = Tool> {
+  tool: T;
   runs: RunRecord[];
   wallSeconds: number;
   peakRssMb: number;
@@ -79,8 +79,8 @@ export interface SizeResult {
   leftAfterCleanup?: number;
 }
 
-const fmtInt = (n: number | undefined) => (n === undefined ? "?" : n.toLocaleString("en-US"));
-const fmtSec = (s: number) => (s < 10 ? s.toFixed(2) : s.toFixed(1));
+export const fmtInt = (n: number | undefined) => (n === undefined ? "?" : n.toLocaleString("en-US"));
+export const fmtSec = (s: number) => (s < 10 ? s.toFixed(2) : s.toFixed(1));
 
 export function compare(params: { injected: Injection[]; undrift: string[]; kubectl: string[] }): Comparison {
   const all = new Set(params.injected.map((i) => i.key));
@@ -106,7 +106,8 @@ export function compare(params: { injected: Injection[]; undrift: string[]; kube
   };
 }
 
-function wallCell(t: ToolResult): string {
+/** Median wall time with the range of the runs. */
+export function wallCell(t: ToolResult<string>): string {
   const walls = t.runs.map((r) => r.wallSeconds);
   if (walls.length === 1) return `${fmtSec(t.wallSeconds)} (1 run)`;
   return `${fmtSec(t.wallSeconds)} (${fmtSec(Math.min(...walls))}–${fmtSec(Math.max(...walls))})`;

@@ -1,0 +1,37 @@
+// What every benchmark reads from its environment, and the cluster it runs on.
+//
+//   BENCH_SIZES=1000,5000              object counts, one repository each
+//   BENCH_RUNS=3                       timed runs per tool (median reported)
+//   BENCH_KUBECTL_REPEAT_LIMIT=120     seconds: a slower first kubectl diff is not repeated
+//   BENCH_KUBECONFIG=FILE              a cluster other than the project's test cluster
+//   BENCH_QUIET_WAIT=60                seconds to wait, before each timed run, for the CPUs to be 80% idle
+//   BENCH_KEEP=1                       keep the temporary repo and outputs
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const benchDir = dirname(dirname(fileURLToPath(import.meta.url)));
+export const projectDir = dirname(benchDir);
+export const resultsDir = join(benchDir, "results");
+
+export const sizes = (process.env.BENCH_SIZES ?? "1000,5000")
+  .split(",")
+  .map((s) => Number(s.trim()))
+  .filter((n) => Number.isInteger(n) && n > 0);
+export const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+export const kubectlRepeatLimit = Number(process.env.BENCH_KUBECTL_REPEAT_LIMIT ?? 120);
+export const keep = process.env.BENCH_KEEP === "1";
+export const quietWait = Number(process.env.BENCH_QUIET_WAIT ?? 60);
+
+/** A file-name-safe timestamp for bench/results/<name>-<stamp>.json. */
+export const timestamp = () => new Date().toISOString().replace(/[:.]/g, "-");
+
+export const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+/** BENCH_KUBECONFIG, else the project's test cluster (started when none runs). */
+export async function clusterKubeconfig(): Promise<string> {
+  if (process.env.BENCH_KUBECONFIG) return process.env.BENCH_KUBECONFIG;
+  const { up } = await import("../../scripts/cluster/cluster.ts");
+  const { kubeconfig, started } = await up();
+  log(started ? `started the test cluster (${kubeconfig})` : `using the running test cluster (${kubeconfig})`);
+  return kubeconfig;
+}
