@@ -4,6 +4,8 @@
 //
 //   BENCH_SIZES=1000 BENCH_RUNS=3 BENCH_KUBECTL_REPEAT_LIMIT=120
 //   BENCH_KUBECONFIG=FILE BENCH_QUIET_WAIT=60 BENCH_KEEP=1
+//   BENCH_PROFILE=1   one more, untimed, undrift preview under --cpu-prof; prints where
+//                     its main thread's time goes, keeps the profile in bench/results/
 //
 // Per N:
 //   1. generate the repository (its target has `prune: true`), commit it as
@@ -33,12 +35,14 @@ import {
   type PreviewTool,
   previewMarkdown,
 } from "./lib/preview-report.ts";
+import { profileUndrift } from "./lib/profile.ts";
 import { clusterKubeconfig, log, resultsDir, runs, sizes, timestamp } from "./lib/settings.ts";
 import { setupRepo } from "./lib/setup-repo.ts";
 import { summarize } from "./lib/summarize.ts";
 import { logRun, runRecord, timedRun, tooSlowToRepeat } from "./lib/timed-run.ts";
 import { closeWorkspace, openWorkspace } from "./lib/workspace.ts";
 
+const profile = process.env.BENCH_PROFILE === "1";
 const stamp = timestamp();
 const kubeconfig = await clusterKubeconfig();
 const kc = loadKubeconfig({ kubeconfig });
@@ -114,6 +118,13 @@ async function benchSize(n: number): Promise<PreviewSizeResult> {
         records[tool].push(await timeOnce(tool, repo, outDir, run));
       }
     }
+    let cpuProfile: string | undefined;
+    if (profile) {
+      const dir = join(resultsDir, `profile-preview-${stamp}-${n}`);
+      cpuProfile = await profileUndrift({ args: toolCommand("undrift", repo).args, dir, outDir });
+      log(`N = ${n}: ${cpuProfile.replace(/\n/g, "\nbench: ")}`);
+      log(`N = ${n}: profile kept in ${dir}`);
+    }
     const options = { found: foundLines, what: "set of objects" };
     const tools = {
       undrift: summarize("undrift", records.undrift, notes.undrift, options),
@@ -135,6 +146,7 @@ async function benchSize(n: number): Promise<PreviewSizeResult> {
       undriftFound,
       kubectlFound,
       checks,
+      cpuProfile,
       ratios: {
         kubectlOverUndriftTime: tools.kubectl.wallSeconds / tools.undrift.wallSeconds,
         kubectlOverUndriftRequests: tools.kubectl.requests / tools.undrift.requests,

@@ -19,7 +19,7 @@
 // as its own process (wall time, peak RSS, API requests from the API server's
 // metrics and the tool's own count), compare the drifted sets, print a markdown
 // table and write bench/results/scan-<time>.json. Deletes what it created.
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,9 +27,8 @@ import { KubeClient } from "../src/live/kube-client.ts";
 import { loadKubeconfig } from "../src/live/load-kubeconfig.ts";
 import { kubectlDiffCommand, undriftCommand } from "./lib/commands.ts";
 import type { BenchRepo } from "./lib/generate.ts";
-import { measure } from "./lib/measure.ts";
 import { countKubectlRequests, readFloor, readKubectlDiff, readUndrift, tail } from "./lib/outputs.ts";
-import { formatProfile, summarizeProfile } from "./lib/profile.ts";
+import { profileUndrift } from "./lib/profile.ts";
 import { compare, markdown, type RunRecord, type SizeResult, type Tool } from "./lib/report.ts";
 import { benchDir, clusterKubeconfig, log, resultsDir, runs, sizes, timestamp } from "./lib/settings.ts";
 import { setupRepo } from "./lib/setup-repo.ts";
@@ -123,14 +122,9 @@ async function benchSize(n: number): Promise<SizeResult> {
     let cpuProfile: string | undefined;
     if (profile) {
       const dir = join(resultsDir, `profile-${stamp}-${n}`);
-      const { command, args } = toolCommand("undrift", repo);
-      await measure({ command, args: ["--cpu-prof", `--cpu-prof-dir=${dir}`, ...args], dir: outDir, label: "profile" });
-      const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
-      if (file) {
-        cpuProfile = formatProfile(summarizeProfile(join(dir, file)));
-        log(`N = ${n}: ${cpuProfile.replace(/\n/g, "\nbench: ")}`);
-        log(`N = ${n}: profile kept in ${dir}`);
-      }
+      cpuProfile = await profileUndrift({ args: toolCommand("undrift", repo).args, dir, outDir });
+      log(`N = ${n}: ${cpuProfile.replace(/\n/g, "\nbench: ")}`);
+      log(`N = ${n}: profile kept in ${dir}`);
     }
     const tools = {
       undrift: summarize("undrift", records.undrift, notes.undrift),

@@ -50,6 +50,8 @@ export interface PreviewSizeResult {
   kubectlFound: KubectlDiffFound;
   checks: PreviewCheck[];
   ratios: { kubectlOverUndriftTime: number; kubectlOverUndriftRequests: number };
+  /** BENCH_PROFILE=1: where one undrift preview's CPU time went. */
+  cpuProfile?: string;
   leftAfterCleanup?: number;
 }
 
@@ -148,6 +150,7 @@ export function previewMarkdown(results: PreviewSizeResult[]): string {
     );
     const notes = Object.values(r.tools).flatMap((t) => t.notes.map((n) => `${previewToolLabels[t.tool]}: ${n}`));
     for (const n of notes) out.push(`- note: ${n}`);
+    if (r.cpuProfile) out.push("", "```", r.cpuProfile, "```");
   }
   return out.join("\n");
 }

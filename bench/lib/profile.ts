@@ -1,6 +1,10 @@
 // Where a scan's time goes: self time from a V8 .cpuprofile (`node --cpu-prof`),
 // summed by function and by file, for the bench's BENCH_PROFILE=1 mode.
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { undriftCommand } from "./commands.ts";
+import { measure } from "./measure.ts";
+import { tail } from "./outputs.ts";
 
 interface CpuProfile {
   nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
@@ -54,9 +58,29 @@ export function summarizeProfile(file: string, top = 15): ProfileSummary {
 }
 
 export function formatProfile(s: ProfileSummary): string {
-  const lines = [`CPU profile of one undrift scan: ${s.totalMs.toFixed(0)} ms profiled`, "", "self time by file:"];
+  const lines = [
+    `CPU profile of one undrift run (main thread): ${s.totalMs.toFixed(0)} ms profiled`,
+    "",
+    "self time by file:",
+  ];
   for (const f of s.byFile) lines.push(`  ${f.ms.toFixed(0).padStart(6)} ms  ${f.file}`);
   lines.push("", "self time by function:");
   for (const f of s.byFunction) lines.push(`  ${f.ms.toFixed(0).padStart(6)} ms  ${f.name}`);
   return lines.join("\n");
+}
+
+/**
+ * One more, untimed, run of undrift under --cpu-prof (BENCH_PROFILE=1): where
+ * the main thread's time goes. Profiles stay in `dir`; node names each
+ * CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile, the main thread being 0.
+ */
+export async function profileUndrift(params: { args: string[]; dir: string; outDir: string }): Promise<string> {
+  const { command, args } = undriftCommand(params.args, { cpuProfileDir: params.dir });
+  const m = await measure({ command, args, dir: params.outDir, label: "profile" });
+  const main = existsSync(params.dir)
+    ? readdirSync(params.dir).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f))
+    : undefined;
+  if (!main)
+    throw new Error(`the profiled run (exit ${m.exitCode}) wrote no main-thread profile: ${tail(m.stderrFile)}`);
+  return formatProfile(summarizeProfile(join(params.dir, main)));
 }
