@@ -8,6 +8,10 @@
 //   const session = new ClusterSession(kubeConfig);
 //   await runScan({ ..., session }); await runScan({ ..., session });  // discovery and LISTs once
 //
+// Dry-runs are shared too: the same object dry-run with the same field manager
+// gets the answer once per session (a preview's base and head scans confirm
+// every object the pull request leaves alone twice otherwise).
+//
 // With `shareLists`, a selector `key=value` is answered from one LIST by `key`
 // alone, filtered here the way the API server filters: every target that uses
 // the default `undrift.dev/target=<name>` costs the same LISTs as one. Each
@@ -16,7 +20,9 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import { parseLabelSelector } from "../config/parse-label-selector.ts";
 import type { KubeObject } from "../drift/types.ts";
 import { matchesSelector } from "../remediate/prune/matches-selector.ts";
-import { discover, type ResourceIndex } from "./discovery.ts";
+import { applyObject } from "./apply-object.ts";
+import { createObject } from "./create-object.ts";
+import { type ApiResource, discover, type ResourceIndex } from "./discovery.ts";
 import { listTracked, type Tracked } from "./fetch-live.ts";
 import { KubeClient } from "./kube-client.ts";
 
@@ -25,6 +31,7 @@ export class ClusterSession {
   private readonly shareLists: boolean;
   private index?: Promise<ResourceIndex>;
   private readonly tracked = new Map<string, Promise<Tracked>>();
+  private readonly dryRuns = new Map<string, Promise<KubeObject>>();
 
   constructor(kubeConfig: KubeConfig, options: { shareLists?: boolean } = {}) {
     this.client = new KubeClient(kubeConfig);
@@ -50,6 +57,33 @@ export class ClusterSession {
       if (matchesSelector(object.metadata.labels, requirements)) objects.set(key, structuredClone(object));
     }
     return { objects, unlisted: new Map(all.unlisted) };
+  }
+
+  /** A server-side dry-run apply (force) of `object`: what applying it would leave. Each caller gets its own copy. */
+  async dryRunApply(params: { resource: ApiResource; object: KubeObject; fieldManager: string }): Promise<KubeObject> {
+    const { resource, object, fieldManager } = params;
+    const answer = this.dryRun(`apply|${fieldManager}|${JSON.stringify(object)}`, () =>
+      applyObject({ client: this.client, resource, object, fieldManager, force: true, dryRun: true }),
+    );
+    return structuredClone(await answer);
+  }
+
+  /** A dry-run create of `object`: the object as the server would store it, its defaults filled in. */
+  async dryRunCreate(params: { resource: ApiResource; object: KubeObject; fieldManager: string }): Promise<KubeObject> {
+    const { resource, object, fieldManager } = params;
+    const answer = this.dryRun(`create|${fieldManager}|${JSON.stringify(object)}`, () =>
+      createObject({ client: this.client, resource, object, fieldManager, dryRun: true }),
+    );
+    return structuredClone(await answer);
+  }
+
+  private dryRun(key: string, send: () => Promise<KubeObject>): Promise<KubeObject> {
+    let answer = this.dryRuns.get(key);
+    if (!answer) {
+      answer = this.remember(send(), () => this.dryRuns.delete(key));
+      this.dryRuns.set(key, answer);
+    }
+    return answer;
   }
 
   /** The LIST of `selector`, sent on first use. */

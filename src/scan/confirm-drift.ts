@@ -10,21 +10,20 @@ import type { Pairing } from "../drift/build-report.ts";
 import { type ComparePolicy, compareObject } from "../drift/compare-object.ts";
 import { isSecret, redactSecretValues } from "../drift/mask.ts";
 import type { KubeObject, ScanProblem } from "../drift/types.ts";
-import { applyObject } from "../live/apply-object.ts";
-import { createObject } from "../live/create-object.ts";
+import type { ClusterSession } from "../live/cluster-session.ts";
 import type { ResourceIndex } from "../live/discovery.ts";
 import { KubeApiError } from "../live/errors.ts";
-import type { KubeClient } from "../live/kube-client.ts";
 
 export async function confirmDrift(params: {
   pairing: Pairing;
-  client: KubeClient;
+  /** The scan's cluster session: a dry-run another scan of the session already sent is not sent again. */
+  session: ClusterSession;
   index: ResourceIndex;
   fieldManager: string;
   policy: ComparePolicy;
   problems: ScanProblem[];
 }): Promise<{ dryRuns: number }> {
-  const { pairing, client, index, fieldManager, policy } = params;
+  const { pairing, session, index, fieldManager, policy } = params;
   const desired = pairing.desired!.object;
   const resource = index.find(desired.apiVersion, desired.kind)!;
   const compare = (wouldBe?: KubeObject, defaulted?: KubeObject) =>
@@ -38,7 +37,7 @@ export async function confirmDrift(params: {
   if (pairing.comparison?.needsDryRun) {
     try {
       dryRuns++;
-      wouldBe = await applyObject({ client, resource, object: desired, fieldManager, force: true, dryRun: true });
+      wouldBe = await session.dryRunApply({ resource, object: desired, fieldManager });
       pairing.comparison = compare(wouldBe);
     } catch (error) {
       if (!(error instanceof KubeApiError)) throw error;
@@ -52,10 +51,7 @@ export async function confirmDrift(params: {
     fresh.metadata = { ...metadata, name: "", generateName: `${name.slice(0, 40)}-` };
     try {
       dryRuns++;
-      pairing.comparison = compare(
-        wouldBe,
-        await createObject({ client, resource, object: fresh, fieldManager, dryRun: true }),
-      );
+      pairing.comparison = compare(wouldBe, await session.dryRunCreate({ resource, object: fresh, fieldManager }));
     } catch (error) {
       if (!(error instanceof KubeApiError)) throw error;
       // Some kinds cannot be created under another name (a CRD's name is its plural.group); keep what was found.

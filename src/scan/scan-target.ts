@@ -119,7 +119,7 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
   }
   let dryRuns = 0;
   await mapLimit(toConfirm, 8, async (pairing) => {
-    const result = await confirmDrift({ pairing, client, index, fieldManager: target.fieldManager, policy, problems });
+    const result = await confirmDrift({ pairing, session, index, fieldManager: target.fieldManager, policy, problems });
     dryRuns += result.dryRuns;
   });
 

@@ -21,7 +21,7 @@ async function target(replicas: number): Promise<Scenario> {
   return s;
 }
 
-describe("ClusterSession with shared LISTs", () => {
+describe("ClusterSession", () => {
   it("answers a second target's scan from the first one's LISTs, with the same drift", async () => {
     const [a, b] = [await target(4), await target(7)];
     const kubeConfig = loadKubeconfig({ kubeconfig: kubeconfigPath() });
@@ -43,5 +43,31 @@ describe("ClusterSession with shared LISTs", () => {
     // Alone: discovery plus a LIST per kind, then the dry-run. Shared: only the dry-run.
     expect(alone.report.stats!.requests).toBeGreaterThan(20);
     expect(second.report.stats!.requests).toBe(second.report.stats!.dryRuns);
+  });
+
+  it("sends one dry-run for the same object however many scans ask, and gives each its own copy", async () => {
+    const s = await target(3);
+    const kubeConfig = loadKubeconfig({ kubeconfig: kubeconfigPath() });
+    const session = new ClusterSession(kubeConfig);
+    const resource = (await session.discover()).find("v1", "ConfigMap")!;
+    const object = (value: string) => ({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "cfg", namespace: s.namespace },
+      data: { color: value },
+    });
+    const before = session.client.requests;
+    const [a, b] = await Promise.all([
+      session.dryRunApply({ resource, object: object("blue"), fieldManager: "undrift" }),
+      session.dryRunApply({ resource, object: object("blue"), fieldManager: "undrift" }),
+    ]);
+    expect(session.client.requests - before).toBe(1);
+    expect(a).toEqual(b);
+    expect(a).not.toBe(b);
+    await session.dryRunApply({ resource, object: object("green"), fieldManager: "undrift" });
+    await session.dryRunApply({ resource, object: object("blue"), fieldManager: "someone-else" });
+    expect(session.client.requests - before).toBe(3);
+    // Dry-runs only: nothing was made.
+    await expect(kubectl(["get", "configmap", "cfg", "-n", s.namespace])).rejects.toThrow(/NotFound/);
   });
 });
