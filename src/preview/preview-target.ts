@@ -58,7 +58,7 @@ export async function previewTarget(params: PreviewParams): Promise<PreviewRepor
   const target = pickTarget(headConfig, params.targetName);
   const identity = { target: target.name, cluster: target.cluster, base: params.base, head: params.head };
 
-  const [head, base] = await Promise.all([render(params.headDir, target), renderBase(params)]);
+  const [head, base] = await Promise.all([render(params.headDir, target), renderBase(params, target)]);
   if ("error" in head) {
     return { ...identity, status: "render-failed", error: head.error, ...noPreview(), baseError: base.error };
   }
@@ -105,20 +105,25 @@ async function render(repoDir: string, target: TargetConfig): Promise<Rendered> 
 /** Base's config and render of the same target; what goes wrong there is said, never thrown. */
 async function renderBase(
   params: PreviewParams,
+  headTarget: TargetConfig,
 ): Promise<{ config?: RepoConfig; rendered?: RenderResult; error?: string }> {
   if (!params.baseDir) return {};
   let config = params.baseConfig;
   try {
     config ??= await readRepoConfig(params.baseDir);
   } catch (error) {
-    if (error instanceof ConfigError) return { error: `base: ${error.message}` };
+    if (error instanceof ConfigError) return { error: error.message };
     throw error;
   }
   const target = config.targets.find((t) => t.name === params.targetName);
   // A target new in head has no base to have drifted from.
   if (!target) return {};
+  // Nor does one the pull request moves to another cluster: base's objects were never meant to run there.
+  if (target.cluster !== headTarget.cluster) {
+    return { error: `base binds the target to cluster ${target.cluster}, not ${headTarget.cluster}` };
+  }
   const base = await render(params.baseDir, target);
-  return "error" in base ? { error: `base: ${base.error.message}` } : { config, rendered: base.rendered };
+  return "error" in base ? { error: base.error.message } : { config, rendered: base.rendered };
 }
 
 /** Head's objects as create / change / unchanged; created ones with the server's defaults from a dry-run apply. */

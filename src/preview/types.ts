@@ -91,7 +91,8 @@ export interface PreviewReport {
   pruneRefused?: string;
   /**
    * The drift the cluster has now against base: a scan of base. Absent when the
-   * target is new in head (base has no such target) or base did not render (baseError says why).
+   * target is new in head (base has no such target), or when baseError says why not
+   * (base's config or render fails, or base binds the target to another cluster).
    */
   drift?: DriftReport;
   baseError?: string;

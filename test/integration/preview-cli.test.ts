@@ -3,6 +3,8 @@
 // apply in a preview is a dry run, so each test also checks the cluster kept
 // its state.
 import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PreviewReport } from "../../src/preview/types.ts";
@@ -218,6 +220,25 @@ stringData:
     expect(find(report, "ConfigMap", "cfg")?.changes).toContainEqual(
       expect.objectContaining({ path: "/data/color", desired: "green", live: "blue" }),
     );
+  });
+
+  it("shows no drift against base when the pull request moves the target to another cluster", async () => {
+    const s = await pullRequest({
+      target: { cluster: "old-cluster" },
+      base: { "manifests/cfg.yaml": configMap("cfg") },
+      head: {},
+    });
+    await git(s, "checkout", "-q", "change");
+    const config = join(s.repoDir, ".github/undrift.yml");
+    writeFileSync(config, readFileSync(config, "utf8").replace("cluster: old-cluster", "cluster: test"));
+    await git(s, "commit", "-q", "-a", "--amend", "-m", "move to test");
+    await git(s, "checkout", "-q", "main");
+    const { report } = await previewJson(s);
+    expect(report.cluster).toBe("test");
+    expect(report.drift).toBeUndefined();
+    expect(report.baseError).toBe("base binds the target to cluster old-cluster, not test");
+    const text = await preview(s, "text");
+    expect(text.stdout).toContain("drift now: unknown: base binds the target to cluster old-cluster, not test");
   });
 
   it("exits 0 when head renders to what runs", async () => {

@@ -61,7 +61,7 @@ function statusCell(report: PreviewReport): string {
   if (summary.orphan > 0) notes.push(`${summary.orphan} would be orphaned`);
   if (summary.keep > 0) notes.push(`${summary.keep} kept`);
   if (report.problems.length > 0) notes.push(plural(report.problems.length, "problem"));
-  if (report.baseError) notes.push("base does not render");
+  if (report.baseError) notes.push("drift against base unknown");
   if (notes.length === 0) notes.push(hasChanges(summary) ? "changes" : "no changes");
   return notes.join(", ");
 }

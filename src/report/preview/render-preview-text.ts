@@ -84,7 +84,7 @@ function pruneLines(report: PreviewReport, paint: Paint): string[] {
 
 function driftLine(report: PreviewReport): string {
   const base = shortRevision(report.base);
-  if (report.baseError) return `drift now: unknown, base does not render: ${oneLine(report.baseError)}`;
+  if (report.baseError) return `drift now: unknown: ${oneLine(report.baseError)}`;
   if (!report.drift) return "drift now: none known, base does not declare this target";
   if (report.summary.drift === 0) return `drift now: the cluster matches base ${base}`;
   const byStatus = (["drifted", "missing", "orphaned"] as const)

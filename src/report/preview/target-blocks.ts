@@ -54,10 +54,7 @@ function headline(report: PreviewReport, budget: number): string {
     out.push("", `**Prune refused** for ${report.summary.refused} of the objects below: a guard stops them.`);
   }
   if (report.baseError) {
-    out.push(
-      "",
-      `Base does not render, so the cluster's drift from it is unknown: ${escapeText(report.baseError, REASON_MAX)}`,
-    );
+    out.push("", `The cluster's drift from base is unknown: ${escapeText(report.baseError, REASON_MAX)}`);
   } else if (!report.drift) {
     out.push("", "New target: base does not declare it.");
   } else if (report.summary.drift === 0) {

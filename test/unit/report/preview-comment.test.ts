@@ -172,11 +172,9 @@ describe("renderPreviewComment", () => {
     report.baseError = "helm template: chart not found";
     const text = renderPreviewComment({ head: report.head, previews: [report] })[0]!;
     expect(tableRows(text)[0]).toBe(
-      "| `shop` | `prod` | 1 | 2 | 2 | 1 | ? | **prune refused**, 1 would be orphaned, 1 kept, base does not render |",
+      "| `shop` | `prod` | 1 | 2 | 2 | 1 | ? | **prune refused**, 1 would be orphaned, 1 kept, drift against base unknown |",
     );
-    expect(text).toContain(
-      "Base does not render, so the cluster's drift from it is unknown: helm template: chart not found",
-    );
+    expect(text).toContain("The cluster's drift from base is unknown: helm template: chart not found");
   });
 
   it("says so when no target is affected", () => {
