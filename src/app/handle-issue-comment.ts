@@ -11,7 +11,6 @@
 // `/undrift preview` on a pull request goes to handle-preview-command.ts, under the same write-access rule.
 // Comments from bots are ignored, so no app can set off scans, nor answer our replies.
 import type { ProbotOctokit } from "probot";
-import { githubStep } from "../github/github-errors.ts";
 import { readMarker } from "../github/markers.ts";
 import { enqueueScan } from "../queue/enqueue-scan.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
@@ -20,8 +19,7 @@ import { lastValidConfig } from "./last-valid-config.ts";
 import { loadRepoConfig } from "./load-repo-config.ts";
 import { partitionTargets } from "./partition-targets.ts";
 import { handlePreviewCommand, PREVIEW_COMMAND } from "./preview/handle-preview-command.ts";
-import { recordAudit } from "./record-audit.ts";
-import { writeAccess } from "./write-access.ts";
+import { refuseCommand, writeAccess } from "./write-access.ts";
 
 const COMMAND = /^\s*\/undrift\s+scan\s*$/m;
 
@@ -61,29 +59,18 @@ export async function handleIssueComment(params: {
   // 2. Who asks.
   const access = await writeAccess({ octokit, owner, repo, username: comment.author });
   if (!access.allowed) {
-    await githubStep({
-      repo: { owner, repo },
-      step: `reply to ${comment.author} on #${comment.number}`,
-      run: () =>
-        octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-          owner,
-          repo,
-          issue_number: comment.number,
-          body: `@${comment.author}: \`/undrift scan\` needs write access to ${fullName}; no scan was started.`,
-        }),
-    });
-    await recordAudit({
-      queues: deps.queues,
+    return refuseCommand({
+      deps,
+      octokit,
       log,
-      entry: {
-        event: "refusal",
-        repo: fullName,
-        target,
-        actor: comment.author,
-        outcome: `/undrift scan refused on #${comment.number}: ${comment.author} has ${access.permission} access, not write`,
-      },
+      owner,
+      repo,
+      number: comment.number,
+      author: comment.author,
+      permission: access.permission,
+      command: "scan",
+      target,
     });
-    return { skipped: `${comment.author} has no write access` };
   }
 
   // 3. The target in the config in force, on a cluster the registry allows.

@@ -8,8 +8,7 @@ import type { ProbotOctokit } from "probot";
 import { githubStep } from "../../github/github-errors.ts";
 import type { QueueLog } from "../../queue/queue-log.ts";
 import type { AppDeps } from "../app-deps.ts";
-import { recordAudit } from "../record-audit.ts";
-import { writeAccess } from "../write-access.ts";
+import { refuseCommand, writeAccess } from "../write-access.ts";
 import { requestPreview } from "./request-preview.ts";
 
 /** The command on a line of its own. */
@@ -24,34 +23,28 @@ export async function handlePreviewCommand(params: {
   const { deps, octokit, log, comment } = params;
   const { owner, repo, number, author } = comment;
   const fullName = `${owner}/${repo}`;
-  const step = <T>(what: string, run: () => Promise<T>) => githubStep({ repo: { owner, repo }, step: what, run });
 
   const access = await writeAccess({ octokit, owner, repo, username: author });
   if (!access.allowed) {
-    await step(`reply to ${author} on #${number}`, () =>
-      octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-        owner,
-        repo,
-        issue_number: number,
-        body: `@${author}: \`/undrift preview\` needs write access to ${fullName}; no preview was started.`,
-      }),
-    );
-    await recordAudit({
-      queues: deps.queues,
+    const refused = await refuseCommand({
+      deps,
+      octokit,
       log,
-      entry: {
-        event: "refusal",
-        repo: fullName,
-        actor: author,
-        outcome: `/undrift preview refused on #${number}: ${author} has ${access.permission} access, not write`,
-      },
+      owner,
+      repo,
+      number,
+      author,
+      permission: access.permission,
+      command: "preview",
     });
-    return { jobs: [], skipped: `${author} has no write access` };
+    return { jobs: [], ...refused };
   }
 
-  const { data: pr } = await step(`read pull request #${number}`, () =>
-    octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number }),
-  );
+  const { data: pr } = await githubStep({
+    repo: { owner, repo },
+    step: `read pull request #${number}`,
+    run: () => octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number }),
+  });
   if (pr.state !== "open") return { jobs: [], skipped: "the pull request is closed" };
   if (pr.head.ref.startsWith("undrift/") && pr.head.repo?.full_name.toLowerCase() === fullName.toLowerCase()) {
     return { jobs: [], skipped: "undrift's own branch" };
