@@ -37,6 +37,9 @@ const repoSchema = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/, { error: "expected owner/name" })
   .describe("The repository, owner/name.");
 
+/** A full commit SHA (SHA-1, or SHA-256 in repositories that use it). */
+const commitSha = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, { error: "expected a full commit SHA" });
+
 const fields = {
   installationId: z
     .number()
@@ -51,9 +54,7 @@ const fields = {
 /** A scan of one target. */
 export const scanJobSchema = z.strictObject({
   ...fields,
-  revision: z
-    .string()
-    .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, { error: "expected a full commit SHA" })
+  revision: commitSha
     .optional()
     .describe(
       "The commit that prompted the scan. A scan reads the default branch head when it starts, which includes this commit; a newer push that arrives while the job waits is folded into it.",
@@ -73,8 +74,6 @@ export type ScanJob = z.output<typeof scanJobSchema>;
 export const scheduledScanJobSchema = z.strictObject(fields);
 /** The payload of a `scheduled-scan` job, the template data of a scheduler. */
 export type ScheduledScanJob = z.output<typeof scheduledScanJobSchema>;
-
-const commitSha = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, { error: "expected a full commit SHA" });
 
 /** A preview of one pull request's head on one cluster: what merging would change there (src/app/preview/). */
 export const previewJobSchema = z.strictObject({

@@ -60,29 +60,12 @@ export function createProcessor(params: {
     switch (job.name) {
       case SCAN_JOB: {
         const { scan, report } = params.handlers;
-        return runJob({
-          job,
-          token,
-          signal: signal ?? new AbortController().signal,
-          ...params,
-          schema: scanJobSchema,
-          run: scan,
-          report,
-        });
+        return runJob({ ...params, job, token, signal: signal ?? aborts(), schema: scanJobSchema, run: scan, report });
       }
       case PREVIEW_JOB: {
         const preview = params.handlers.preview;
         if (!preview) throw new UnrecoverableError(`job ${job.id}: this worker runs no previews`);
-        const { run, report } = preview;
-        return runJob({
-          job,
-          token,
-          signal: signal ?? new AbortController().signal,
-          ...params,
-          schema: previewJobSchema,
-          run,
-          report,
-        });
+        return runJob({ ...params, job, token, signal: signal ?? aborts(), schema: previewJobSchema, ...preview });
       }
       case SCHEDULED_SCAN_JOB: {
         const tick = parseJob(scheduledScanJobSchema, job.data, `job ${job.id}`);
@@ -93,6 +76,9 @@ export function createProcessor(params: {
     }
   };
 }
+
+/** A signal that never fires, for a processor BullMQ called without one. */
+const aborts = () => new AbortController().signal;
 
 /** A scan or preview job: its payload checked, its work run, its error judged and reported. */
 async function runJob<T>(params: {
