@@ -13,6 +13,7 @@
 // base, a URL, a path outside it) is not followed: the renderer refuses those.
 import { posix } from "node:path";
 import { parse } from "yaml";
+import { KUSTOMIZATION_NAMES } from "./find-kustomization.ts";
 
 export interface KustomizeDependencies {
   /** Folders the target renders from, its own first; a change anywhere under one may change the render. */
@@ -22,8 +23,6 @@ export interface KustomizeDependencies {
   /** Kustomization files the walk reached but was not given the text of. */
   unread: string[];
 }
-
-const KUSTOMIZATION_NAMES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 
 /** The dependencies of the kustomization in folder `root`; all empty when `root` has none (not a kustomize target). */
 export function kustomizeDependencies(params: {
