@@ -13,7 +13,7 @@
 // folders of one repository; org defaults come in through `_extends`.
 import type { ProbotOctokit } from "probot";
 import { ConfigError, type ConfigIssue } from "../config/config-error.ts";
-import { loadConfig, parseRepoConfig } from "../config/load-config.ts";
+import { CONFIG_FILES, loadConfig, parseRepoConfig } from "../config/load-config.ts";
 import type { RepoConfig } from "../config/schema.ts";
 import { classifyGitHubError, githubStep } from "../github/github-errors.ts";
 
@@ -22,8 +22,6 @@ export type RepoConfigResult =
   | { status: "valid"; config: RepoConfig }
   | { status: "invalid"; error: ConfigError };
 
-/** The names the config goes by, in the order they are looked for: the first that exists is the config. */
-export const CONFIG_FILES = [".github/undrift.yml", ".github/undrift.yaml"];
 const LOADER_PREFIX = /^\[@probot\/octokit-plugin-config\]\s*/;
 
 /** The config at `ref` (default: the default branch); GitHub failures throw as GitHubError. */

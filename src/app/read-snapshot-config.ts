@@ -8,9 +8,9 @@ import { join } from "node:path";
 import type { ProbotOctokit } from "probot";
 import { parse } from "yaml";
 import { ConfigError } from "../config/config-error.ts";
-import { loadConfig } from "../config/load-config.ts";
+import { CONFIG_FILES, loadConfig } from "../config/load-config.ts";
 import type { RepoConfig } from "../config/schema.ts";
-import { CONFIG_FILES, loadRepoConfig } from "./load-repo-config.ts";
+import { loadRepoConfig } from "./load-repo-config.ts";
 
 /** The config to scan with; `invalid` is the snapshot's own error when the last valid config stands in; undefined when there is no config. */
 export async function readSnapshotConfig(params: {

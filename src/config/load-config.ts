@@ -7,6 +7,8 @@ import { parseYamlConfig } from "./parse-yaml-config.ts";
 import { type RepoConfig, repoConfigSchema } from "./schema.ts";
 import { validateConfig } from "./validate-config.ts";
 
+/** The names the config goes by, in the order they are looked for: the first that exists is the config. */
+export const CONFIG_FILES: readonly string[] = [".github/undrift.yml", ".github/undrift.yaml"];
 const DEFAULT_FILE = ".github/undrift.yml";
 
 /** Parses and validates `.github/undrift.yml`; throws ConfigError `<file>:<line>: <field>: <problem>`. */
@@ -21,7 +23,7 @@ export function parseRepoConfig(data: unknown, file = DEFAULT_FILE): RepoConfig 
 
 /** Reads and parses `<repoDir>/.github/undrift.yml`, or `.yaml` when only that exists. */
 export async function readRepoConfig(repoDir: string): Promise<RepoConfig> {
-  for (const file of [DEFAULT_FILE, ".github/undrift.yaml"]) {
+  for (const file of CONFIG_FILES) {
     let text: string;
     try {
       text = await readFile(join(repoDir, file), "utf8");
