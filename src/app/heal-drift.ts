@@ -13,19 +13,17 @@
 import type { TargetConfig } from "../config/schema.ts";
 import { groupOf, keyString, objectKey } from "../desired/object-key.ts";
 import { removePointer } from "../drift/edit-object.ts";
-import type { Change, DriftReport, KubeObject, ResourceReport } from "../drift/types.ts";
+import type { Change, DriftReport, ResourceReport } from "../drift/types.ts";
 import type { GitHubClient } from "../github/github-client.ts";
-import { planTargetPrune } from "../remediate/prune/plan-target-prune.ts";
-import { pruneOrphans } from "../remediate/prune/prune-orphans.ts";
 import { applyPlan } from "../remediate/revert/apply-plan.ts";
 import { type PlannedObject, planRevert } from "../remediate/revert/plan-revert.ts";
 import { refOf } from "../remediate/revert/ref-of.ts";
-import type { ObjectRecord } from "../remediate/revert/types.ts";
 import { objectLabel } from "../report/object-label.ts";
 import type { ScanResult } from "../scan/scan-target.ts";
 import { FIGHT_HEALS, FIGHT_WINDOW_MS, type FightPolicy, healFights } from "./heal-fights.ts";
 import { type FoughtObject, type HealedObject, healSections, pruneSections } from "./heal-sections.ts";
 import type { ModeResult } from "./mode-result.ts";
+import { pruneTargetOrphans } from "./prune-target-orphans.ts";
 import { warnDrift } from "./warn-drift.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
@@ -137,7 +135,13 @@ export async function healDrift(params: {
   }
 
   // 4. Orphans: deleted only when prune is true for them, and every guard lets them go.
-  const pruned = await pruneHealOrphans({ scan, target, orphans: plan.orphans });
+  const pruned = await pruneTargetOrphans({
+    client: scan.client,
+    index: scan.index,
+    target,
+    desired: scan.desired.map((d) => d.object),
+    orphans: plan.orphans,
+  });
 
   // 5. The tracking issue, with what was healed, pruned, and what no longer is.
   const sections = [...healSections({ healed, fought, policy: fight }), ...pruneSections(pruned)];
@@ -204,27 +208,4 @@ export async function healDrift(params: {
     );
   }
   return { done: [...done, ...result.done], lines: [...lines, ...result.lines] };
-}
-
-/**
- * The orphans of the heal share through the CLI's prune: those whose prune (the first matching rule's,
- * else the target's) is true go through planPrune's guards and pruneOrphans' re-read; the others are
- * listed with their setting. Nothing is deleted for an orphan whose prune is preview or false.
- */
-async function pruneHealOrphans(params: {
-  scan: ScanResult;
-  target: TargetConfig;
-  orphans: KubeObject[];
-}): Promise<ObjectRecord[]> {
-  const { scan, target } = params;
-  const plan = planTargetPrune({ orphans: params.orphans, desired: scan.desired.map((d) => d.object), target });
-  if (plan.deletions.length === 0) return plan.skipped;
-  const deleted = await pruneOrphans({
-    client: scan.client,
-    index: scan.index,
-    deletions: plan.deletions,
-    propagationPolicy: "Background",
-    dryRun: false,
-  });
-  return [...deleted, ...plan.skipped];
 }

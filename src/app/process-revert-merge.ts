@@ -22,8 +22,6 @@ import { parseRevertRecord, type RevertRecord, revertRecordPath } from "../githu
 import { loadKubeconfig } from "../live/load-kubeconfig.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
-import { planTargetPrune } from "../remediate/prune/plan-target-prune.ts";
-import { pruneOrphans } from "../remediate/prune/prune-orphans.ts";
 import { applyPlan } from "../remediate/revert/apply-plan.ts";
 import { planRevert } from "../remediate/revert/plan-revert.ts";
 import { recordHealth } from "../remediate/revert/record-health.ts";
@@ -32,6 +30,7 @@ import { runScan } from "../scan/scan-target.ts";
 import { approvedDrift } from "./approved-drift.ts";
 import { lastValidConfig } from "./last-valid-config.ts";
 import { modeShares } from "./mode-shares.ts";
+import { pruneTargetOrphans } from "./prune-target-orphans.ts";
 import { readSnapshotConfig } from "./read-snapshot-config.ts";
 import { recordAudit } from "./record-audit.ts";
 import { ensureRevertMergeComment, type RevertMergeOutcome, revertMergeComment } from "./revert-merge-comment.ts";
@@ -179,14 +178,12 @@ export async function processRevertMerge(params: {
   });
 
   // 5. The approved orphans: the target's prune decides, with every guard; the app never forces.
-  const orphans = plan.orphans.filter((o) => drift.prune.has(keyString(objectKey(o))));
-  const prune = planTargetPrune({ orphans, desired: scan.desired.map((d) => d.object), target });
-  const deleted = await pruneOrphans({
+  const pruned = await pruneTargetOrphans({
     client: scan.client,
     index,
-    deletions: prune.deletions,
-    propagationPolicy: "Background",
-    dryRun: false,
+    target,
+    desired: scan.desired.map((d) => d.object),
+    orphans: plan.orphans.filter((o) => drift.prune.has(keyString(objectKey(o)))),
   });
 
   // 6. Health, as it stands after the applies.
@@ -199,7 +196,7 @@ export async function processRevertMerge(params: {
     cluster: target.cluster,
     revision,
     applied: entries.map((e) => e.record),
-    pruned: [...deleted, ...prune.skipped],
+    pruned,
     held: drift.held,
     settled: drift.settled.map(objectLabel),
   });
