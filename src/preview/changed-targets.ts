@@ -5,8 +5,8 @@
 // own settings in the config (its namespace, its ignore rules) counts too.
 import type { RepoConfig, TargetConfig } from "../config/schema.ts";
 import { keyString, objectKey } from "../desired/object-key.ts";
+import { RenderCache } from "../desired/render-cache.ts";
 import { RenderError } from "../desired/render-error.ts";
-import { renderInWorker } from "../desired/render-in-worker.ts";
 import { mapLimit } from "../live/map-limit.ts";
 
 export async function changedTargets(params: {
@@ -16,18 +16,26 @@ export async function changedTargets(params: {
   baseConfig?: RepoConfig;
   /** Names of head's targets to look at. */
   targets: string[];
+  /** Keeps the renders of the changed targets for their previews (those of unchanged ones are let go). */
+  renders?: RenderCache;
 }): Promise<{ changed: string[]; unchanged: string[] }> {
+  const renders = params.renders ?? new RenderCache();
   const verdicts = await mapLimit(params.targets, 2, async (name) => {
     const head = params.headConfig.targets.find((t) => t.name === name);
     const base = params.baseConfig?.targets.find((t) => t.name === name);
     if (!head) throw new RangeError(`target "${name}" is not in head's config`);
     if (!base || JSON.stringify(base) !== JSON.stringify(head)) return true;
     const [before, after] = await Promise.all([
-      renderedObjects(params.baseDir, base),
-      renderedObjects(params.headDir, head),
+      renderedObjects(renders, params.baseDir, base),
+      renderedObjects(renders, params.headDir, head),
     ]);
     // A render that fails in head (or starts to work) is a change reviewers must see.
-    return before === undefined || after === undefined || before !== after;
+    const changed = before === undefined || after === undefined || before !== after;
+    if (!changed) {
+      renders.forget(params.baseDir, base);
+      renders.forget(params.headDir, head);
+    }
+    return changed;
   });
   return {
     changed: params.targets.filter((_, i) => verdicts[i]),
@@ -36,9 +44,13 @@ export async function changedTargets(params: {
 }
 
 /** The objects a target renders to, as one canonical string (sorted by identity; sources left out); undefined when it does not render. */
-async function renderedObjects(repoDir: string, target: TargetConfig): Promise<string | undefined> {
+async function renderedObjects(
+  renders: RenderCache,
+  repoDir: string,
+  target: TargetConfig,
+): Promise<string | undefined> {
   try {
-    const { objects } = await renderInWorker({ repoDir, target });
+    const { objects } = await renders.render(repoDir, target);
     return JSON.stringify(
       objects
         .map((d) => [keyString(objectKey(d.object)), canonical(d.object)] as const)

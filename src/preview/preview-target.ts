@@ -18,8 +18,8 @@ import { ConfigError } from "../config/config-error.ts";
 import { readRepoConfig } from "../config/load-config.ts";
 import type { RepoConfig, TargetConfig } from "../config/schema.ts";
 import { groupOf, keyString, objectKey } from "../desired/object-key.ts";
+import { RenderCache } from "../desired/render-cache.ts";
 import { RenderError } from "../desired/render-error.ts";
-import { renderInWorker } from "../desired/render-in-worker.ts";
 import type { RenderResult } from "../desired/render-target.ts";
 import { cleanObject } from "../drift/clean-object.ts";
 import { isSecret, maskSecretPair, redactSecretValues } from "../drift/mask.ts";
@@ -50,6 +50,8 @@ export interface PreviewParams {
   baseConfig?: RepoConfig;
   /** Discovery and LISTs shared with other previews of the same cluster in this run. */
   session?: ClusterSession;
+  /** Renders already made (changedTargets made them to see what changed); the preview lets go of its own. */
+  renders?: RenderCache;
 }
 
 /** Throws only when the cluster cannot be read (or head's config is invalid); a render error is part of the answer. */
@@ -58,7 +60,11 @@ export async function previewTarget(params: PreviewParams): Promise<PreviewRepor
   const target = pickTarget(headConfig, params.targetName);
   const identity = { target: target.name, cluster: target.cluster, base: params.base, head: params.head };
 
-  const [head, base] = await Promise.all([render(params.headDir, target), renderBase(params, target)]);
+  const renders = params.renders ?? new RenderCache();
+  const [head, base] = await Promise.all([
+    render(renders, params.headDir, target),
+    renderBase(params, renders, target),
+  ]);
   if ("error" in head) {
     return { ...identity, status: "render-failed", error: head.error, ...noPreview(), baseError: base.error };
   }
@@ -92,19 +98,23 @@ export async function previewTarget(params: PreviewParams): Promise<PreviewRepor
 
 type Rendered = { rendered: RenderResult } | { error: { message: string; file?: string; line?: number } };
 
-async function render(repoDir: string, target: TargetConfig): Promise<Rendered> {
+/** The render, taken out of `renders`: each preview uses a render once. */
+async function render(renders: RenderCache, repoDir: string, target: TargetConfig): Promise<Rendered> {
   try {
-    return { rendered: await renderInWorker({ repoDir, target }) };
+    return { rendered: await renders.render(repoDir, target) };
   } catch (error) {
     if (!(error instanceof RenderError)) throw error;
     const where = { ...(error.file ? { file: error.file } : {}), ...(error.line ? { line: error.line } : {}) };
     return { error: { message: error.message, ...where } };
+  } finally {
+    renders.forget(repoDir, target);
   }
 }
 
 /** Base's config and render of the same target; what goes wrong there is said, never thrown. */
 async function renderBase(
   params: PreviewParams,
+  renders: RenderCache,
   headTarget: TargetConfig,
 ): Promise<{ config?: RepoConfig; rendered?: RenderResult; error?: string }> {
   if (!params.baseDir) return {};
@@ -122,7 +132,7 @@ async function renderBase(
   if (target.cluster !== headTarget.cluster) {
     return { error: `base binds the target to cluster ${target.cluster}, not ${headTarget.cluster}` };
   }
-  const base = await render(params.baseDir, target);
+  const base = await render(renders, params.baseDir, target);
   return "error" in base ? { error: base.error.message } : { config, rendered: base.rendered };
 }
 

@@ -8,7 +8,8 @@
 //   3. which of the cluster's targets the pull request changes: base and head
 //      rendered and compared, no cluster needed (changedTargets);
 //   4. previewTarget for each changed target, one cluster session for all of
-//      them (discovery and LISTs once); a render error in head is a row, not a failure;
+//      them (discovery and LISTs once) and the renders step 3 made; a render
+//      error in head is a row, not a failure;
 //   5. the cluster's reports stored under the head, then the comment and the
 //      check composed from every cluster's results so far (compose-preview.ts).
 // The superseded check runs again before each target and before storing, so a
@@ -17,6 +18,7 @@
 // and then reports them (report-preview-failure.ts).
 import { clusterFor } from "../../config/cluster-registry.ts";
 import { ConfigError } from "../../config/config-error.ts";
+import { RenderCache } from "../../desired/render-cache.ts";
 import { withConditionalGets } from "../../github/conditional-gets.ts";
 import { downloadSnapshot } from "../../github/download-snapshot.ts";
 import { ClusterSession } from "../../live/cluster-session.ts";
@@ -84,7 +86,10 @@ export async function processPreview(params: {
 
   // 3. The targets of this cluster the pull request changes.
   const targets = headConfig.targets.filter((t) => t.cluster === job.cluster).map((t) => t.name);
+  // The renders that tell a change are the ones the previews compare: each tree is rendered once.
+  const renders = new RenderCache();
   const { changed, unchanged } = await changedTargets({
+    renders,
     headDir: headTree.dir,
     baseDir: baseTree.dir,
     headConfig,
@@ -112,6 +117,7 @@ export async function processPreview(params: {
         targetName,
         kubeConfig,
         session,
+        renders,
         head: job.head,
         base: job.base,
         headConfig,

@@ -5,6 +5,8 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { loadConfig } from "../../../src/config/load-config.ts";
+import { RenderCache } from "../../../src/desired/render-cache.ts";
+import type { RenderTarget } from "../../../src/desired/render-target.ts";
 import { changedTargets } from "../../../src/preview/changed-targets.ts";
 import { tempRepo } from "../desired/temp-repo.ts";
 
@@ -55,6 +57,31 @@ describe("changedTargets", { timeout: 30_000 }, () => {
   it("counts a change in a kustomize base outside the target's folder", async () => {
     const result = await changed(await repo(), await repo({ "bases/web/deployment.yaml": deployment(3) }));
     expect(result).toEqual({ changed: ["prod"], unchanged: ["shop"] });
+  });
+
+  it("keeps the renders of changed targets for their previews, and lets go of the others", async () => {
+    class Recording extends RenderCache {
+      forgotten: string[] = [];
+      override forget(repoDir: string, target: RenderTarget): void {
+        this.forgotten.push(target.name);
+        super.forget(repoDir, target);
+      }
+    }
+    const renders = new Recording();
+    const base = await repo();
+    const head = await repo({ "bases/web/deployment.yaml": deployment(3) });
+    const configOf = async (dir: string) => loadConfig(await readFile(`${dir}/.github/undrift.yml`, "utf8"));
+    const headConfig = await configOf(head);
+    const result = await changedTargets({
+      baseDir: base,
+      headDir: head,
+      headConfig,
+      baseConfig: await configOf(base),
+      targets: ["prod", "shop"],
+      renders,
+    });
+    expect(result.changed).toEqual(["prod"]);
+    expect(renders.forgotten).toEqual(["shop", "shop"]);
   });
 
   it("does not count a comment, key order or a file that renders to the same objects", async () => {
