@@ -8,11 +8,18 @@ import { unifiedDiff } from "./unified-diff.ts";
 
 const CHANGES_HEAD = ["| Path | Desired | Live | Manager | Changed at |", "| --- | --- | --- | --- | --- |"];
 
+export interface DetailsOptions {
+  /** The word in bold in the summary; the object's status by default (a preview says create or change). */
+  label?: string;
+  /** Markdown put first inside the block, above the diff. */
+  note?: string;
+}
+
 /** `<details>` for one object, at most `budget` characters; throws a RangeError if not even its summary fits. */
-export function markdownDetails(resource: ResourceReport, budget: number): string {
+export function markdownDetails(resource: ResourceReport, budget: number, options: DetailsOptions = {}): string {
   const diff = unifiedDiff(resource);
   const rows = resource.changes.map(changeRow);
-  const build = (keepDiff: number, keepRows: number) => assemble(resource, diff, keepDiff, rows, keepRows);
+  const build = (keepDiff: number, keepRows: number) => assemble(resource, options, diff, keepDiff, rows, keepRows);
   const fits = (text: string) => text.length <= budget;
   // Cut the diff first: the change table is the short answer to "what changed", so it goes last.
   const keepDiff = largest(diff.length, (k) => fits(build(k, rows.length)));
@@ -24,16 +31,19 @@ export function markdownDetails(resource: ResourceReport, budget: number): strin
 
 function assemble(
   resource: ResourceReport,
+  options: DetailsOptions,
   diff: string[],
   keepDiff: number,
   rows: string[],
   keepRows: number,
 ): string {
   const from = resource.source ? ` from <code>${escapeHtml(sourceLabel(resource.source))}</code>` : "";
+  const label = options.label ?? resource.status;
   const out = [
-    `<details><summary><b>${resource.status}</b> <code>${escapeHtml(objectLabel(resource))}</code>${from}</summary>`,
+    `<details><summary><b>${label}</b> <code>${escapeHtml(objectLabel(resource))}</code>${from}</summary>`,
     "",
   ];
+  if (options.note) out.push(options.note, "");
   if (keepDiff > 0) {
     const kept = diff.slice(0, keepDiff).join("\n");
     const fence = fenceFor(kept);

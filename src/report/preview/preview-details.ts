@@ -1,8 +1,8 @@
 // One created or changed object's collapsible block in the preview comment:
 // the drift report's block (diff of live against what the apply would leave,
 // then the changed fields), labelled with the preview's action and carrying
-// the object's note. markdownDetails does the sizing, so an oversized object
-// is cut inside its block and the fence and </details> survive.
+// the object's note. markdownDetails does the sizing, note included, so an
+// oversized object is cut inside its block and the fence and </details> survive.
 import type { ResourceReport } from "../../drift/types.ts";
 import type { PreviewResource } from "../../preview/types.ts";
 import { markdownDetails } from "../markdown-details.ts";
@@ -14,15 +14,11 @@ const NOTE_MAX = 500;
 export function previewDetails(resource: PreviewResource, budget: number): string {
   // A create is the drift report's "missing" (no live side, the diff is all added); a change is "drifted".
   const status = resource.action === "create" ? "missing" : "drifted";
-  const note = resource.note ? `*${escapeText(resource.note, NOTE_MAX)}*\n\n` : "";
-  const block = markdownDetails(asResourceReport(resource, status), budget - note.length);
-  const from = `<details><summary><b>${status}</b>`;
-  const summaryEnd = block.indexOf("</summary>\n\n");
-  if (!block.startsWith(from) || summaryEnd < 0) {
-    throw new Error(`markdownDetails no longer opens with ${JSON.stringify(from)}: update previewDetails`);
-  }
-  const head = `<details><summary><b>${resource.action}</b>${block.slice(from.length, summaryEnd)}</summary>\n\n`;
-  return head + note + block.slice(summaryEnd + "</summary>\n\n".length);
+  const note = resource.note ? `*${escapeText(resource.note, NOTE_MAX)}*` : undefined;
+  return markdownDetails(asResourceReport(resource, status), budget, {
+    label: resource.action,
+    ...(note ? { note } : {}),
+  });
 }
 
 function asResourceReport(resource: PreviewResource, status: ResourceReport["status"]): ResourceReport {
