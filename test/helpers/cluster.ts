@@ -1,8 +1,11 @@
 // Helpers for tests against the loopback test cluster that test/setup/cluster.ts starts.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { createServer } from "node:http";
 import { promisify } from "node:util";
 import { inject } from "vitest";
+import { stringify } from "yaml";
 import { contexts } from "../../scripts/cluster/kubeconfig.ts";
 import { KubeClient } from "../../src/live/kube-client.ts";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
@@ -34,4 +37,23 @@ export async function kubectl(args: string[], input?: string): Promise<string> {
   }
   const { stdout } = await child;
   return stdout;
+}
+
+/** A kubeconfig (YAML text) for a cluster that is not there: a loopback port that was just closed. */
+export async function closedPortKubeconfig(): Promise<string> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  server.close();
+  await once(server, "close");
+  return stringify({
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [{ name: "down", cluster: { server: `https://127.0.0.1:${port}`, "insecure-skip-tls-verify": true } }],
+    users: [{ name: "u", user: { token: "not-a-real-token" } }],
+    contexts: [{ name: "down", context: { cluster: "down", user: "u" } }],
+    "current-context": "down",
+  });
 }

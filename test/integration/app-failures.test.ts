@@ -1,19 +1,12 @@
-// When GitHub or a cluster fails: a 500 while the codify PR is being opened,
-// or a 429 with retry-after, is retried (the job runs again) and ends with
-// exactly one PR and nothing lost; a cluster that cannot be reached is
-// reported in its target's check run in one line, while another target of
-// the same repository on the real test cluster gets its normal result.
-import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
 import { installationPayload } from "../helpers/app-payloads.ts";
-import { kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
+import { closedPortKubeconfig, kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
@@ -227,22 +220,3 @@ describe("failures on the way", () => {
     expect(gh.state.issues).toHaveLength(1);
   });
 });
-
-/** A kubeconfig for a cluster that is not there: a loopback port that was just closed. */
-async function closedPortKubeconfig(): Promise<string> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  server.close();
-  await once(server, "close");
-  return stringify({
-    apiVersion: "v1",
-    kind: "Config",
-    clusters: [{ name: "down", cluster: { server: `https://127.0.0.1:${port}`, "insecure-skip-tls-verify": true } }],
-    users: [{ name: "u", user: { token: "not-a-real-token" } }],
-    contexts: [{ name: "down", context: { cluster: "down", user: "u" } }],
-    "current-context": "down",
-  });
-}

@@ -1,20 +1,12 @@
-// A pull request whose targets live on several clusters: one preview job per
-// cluster, each in its own queue, composing one comment and one check run.
-// While a cluster's job waits, its targets show as pending and the check is in
-// progress; a cluster the registry refuses shows as a failed row without any
-// job; a cluster that stays unreachable after the retries becomes a failed row
-// too, and only then does the check complete (failing), edited in place.
-import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { fakePullRequest } from "../helpers/app-github-preview.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
-import { kubeconfigPath } from "../helpers/cluster.ts";
+import { closedPortKubeconfig, kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { webDeployment as web } from "../helpers/manifests.ts";
 import { type Scenario, scenario } from "../helpers/scenario.ts";
@@ -101,22 +93,3 @@ describe("a preview across clusters", () => {
     });
   });
 });
-
-/** A kubeconfig for a cluster that is not there: a loopback port that was just closed. */
-async function closedPortKubeconfig(): Promise<string> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  server.close();
-  await once(server, "close");
-  return stringify({
-    apiVersion: "v1",
-    kind: "Config",
-    clusters: [{ name: "down", cluster: { server: `https://127.0.0.1:${port}`, "insecure-skip-tls-verify": true } }],
-    users: [{ name: "down", user: { token: "t" } }],
-    contexts: [{ name: "down", context: { cluster: "down", user: "down" } }],
-    "current-context": "down",
-  });
-}
