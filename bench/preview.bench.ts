@@ -18,9 +18,9 @@
 //   4. check what each found against what head and the drift made;
 //   5. print a markdown table, write bench/results/preview-<time>.json, and
 //      delete what it created (unless BENCH_KEEP=1).
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { KubeClient } from "../src/live/kube-client.ts";
 import { loadKubeconfig } from "../src/live/load-kubeconfig.ts";
@@ -36,7 +36,7 @@ import {
   previewMarkdown,
 } from "./lib/preview-report.ts";
 import { profileUndrift } from "./lib/profile.ts";
-import { clusterKubeconfig, log, resultsDir, runs, sizes, timestamp } from "./lib/settings.ts";
+import { clusterKubeconfig, log, resultsDir, runs, sizes, timestamp, writeResults } from "./lib/settings.ts";
 import { setupRepo } from "./lib/setup-repo.ts";
 import { summarize } from "./lib/summarize.ts";
 import { logRun, runRecord, timedRun, tooSlowToRepeat } from "./lib/timed-run.ts";
@@ -166,11 +166,5 @@ for (const n of sizes) results.push(await benchSize(n));
 
 const table = previewMarkdown(results);
 console.log(table);
-mkdirSync(resultsDir, { recursive: true });
-const file = join(resultsDir, `preview-${stamp}.json`);
-writeFileSync(
-  file,
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, runs, results, table }, null, 2)}\n`,
-);
-log(`results written to ${file}`);
+writeResults({ name: "preview", stamp, results, table });
 if (results.some((r) => r.checks.some((c) => !c.met))) process.exitCode = 1;

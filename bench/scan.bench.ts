@@ -21,7 +21,7 @@
 // table and write bench/results/scan-<time>.json. Deletes what it created.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { KubeClient } from "../src/live/kube-client.ts";
 import { loadKubeconfig } from "../src/live/load-kubeconfig.ts";
@@ -30,7 +30,7 @@ import type { BenchRepo } from "./lib/generate.ts";
 import { countKubectlRequests, readFloor, readKubectlDiff, readUndrift, tail } from "./lib/outputs.ts";
 import { profileUndrift } from "./lib/profile.ts";
 import { compare, markdown, type RunRecord, type SizeResult, type Tool } from "./lib/report.ts";
-import { benchDir, clusterKubeconfig, log, resultsDir, runs, sizes, timestamp } from "./lib/settings.ts";
+import { benchDir, clusterKubeconfig, log, resultsDir, runs, sizes, timestamp, writeResults } from "./lib/settings.ts";
 import { setupRepo } from "./lib/setup-repo.ts";
 import { summarize } from "./lib/summarize.ts";
 import { logRun, runRecord, timedRun, tooSlowToRepeat } from "./lib/timed-run.ts";
@@ -203,10 +203,4 @@ for (const n of sizes) results.push(await benchSize(n));
 
 const table = markdown(results);
 console.log(table);
-mkdirSync(resultsDir, { recursive: true });
-const file = join(resultsDir, `scan-${stamp}.json`);
-writeFileSync(
-  file,
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, runs, results, table }, null, 2)}\n`,
-);
-log(`results written to ${file}`);
+writeResults({ name: "scan", stamp, results, table });

@@ -6,6 +6,8 @@
 //   BENCH_KUBECONFIG=FILE              a cluster other than the project's test cluster
 //   BENCH_QUIET_WAIT=60                seconds to wait, before each timed run, for the CPUs to be 80% idle
 //   BENCH_KEEP=1                       keep the temporary repo and outputs
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -34,4 +36,14 @@ export async function clusterKubeconfig(): Promise<string> {
   const { kubeconfig, started } = await up();
   log(started ? `started the test cluster (${kubeconfig})` : `using the running test cluster (${kubeconfig})`);
   return kubeconfig;
+}
+
+/** Writes bench/results/<name>-<stamp>.json with the machine's facts beside `results` and the printed table. */
+export function writeResults(params: { name: string; stamp: string; results: unknown; table: string }): void {
+  const { results, table } = params;
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${params.name}-${params.stamp}.json`);
+  const record = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, runs, results, table };
+  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  log(`results written to ${file}`);
 }
