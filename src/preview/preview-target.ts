@@ -24,7 +24,6 @@ import type { RenderResult } from "../desired/render-target.ts";
 import { cleanObject } from "../drift/clean-object.ts";
 import { isSecret, maskSecretPair, redactSecretValues } from "../drift/mask.ts";
 import type { KubeObject, ResourceReport } from "../drift/types.ts";
-import { applyObject } from "../live/apply-object.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import { KubeApiError } from "../live/errors.ts";
 import { mapLimit } from "../live/map-limit.ts";
@@ -79,7 +78,7 @@ export async function previewTarget(params: PreviewParams): Promise<PreviewRepor
       : undefined,
   ]);
 
-  const resources = await previewResources(headScan, target);
+  const resources = await previewResources(headScan, target, session);
   const prune = prunePreview(headScan, target);
   const refusal = prune.find((p) => p.guard === "empty-render" || p.guard === "max-percent" || p.guard === "selector");
   const summary = summarizePreview(resources, prune, baseScan);
@@ -137,7 +136,11 @@ async function renderBase(
 }
 
 /** Head's objects as create / change / unchanged; created ones with the server's defaults from a dry-run apply. */
-async function previewResources(scan: ScanResult, target: TargetConfig): Promise<PreviewResource[]> {
+async function previewResources(
+  scan: ScanResult,
+  target: TargetConfig,
+  session: ClusterSession,
+): Promise<PreviewResource[]> {
   const declared = scan.report.resources.filter((r) => r.status !== "orphaned");
   // The report's objects are masked; a dry-run needs the rendered object itself.
   const rendered = new Map(
@@ -154,7 +157,7 @@ async function previewResources(scan: ScanResult, target: TargetConfig): Promise
     const desired = rendered.get(
       keyString({ ...resource, group: groupOf(resource.apiVersion), namespace: resource.namespace ?? "" }),
     );
-    const created = desired ? await dryRunCreate(scan, target, desired.object) : {};
+    const created = desired ? await dryRunCreate(scan, session, target, desired.object) : {};
     return { ...base, action: "create", changes: [], wouldBe: created.wouldBe ?? resource.wouldBe, ...created.note };
   });
 }
@@ -172,6 +175,7 @@ function identityOf(r: ResourceReport) {
 /** The object as a server-side apply would create it, defaults included; or why the rendered one is shown instead. */
 async function dryRunCreate(
   scan: ScanResult,
+  session: ClusterSession,
   target: TargetConfig,
   object: KubeObject,
 ): Promise<{ wouldBe?: KubeObject; note?: { note: string } }> {
@@ -181,14 +185,7 @@ async function dryRunCreate(
       note: { note: `server defaults not shown: the cluster does not serve ${object.apiVersion} ${object.kind} yet` },
     };
   try {
-    const applied = await applyObject({
-      client: scan.client,
-      resource,
-      object,
-      fieldManager: target.fieldManager,
-      force: true,
-      dryRun: true,
-    });
+    const applied = await session.dryRunApply({ resource, object, fieldManager: target.fieldManager });
     const wouldBe = cleanObject(applied);
     return { wouldBe: isSecret(wouldBe) ? maskSecretPair(undefined, wouldBe)[1] : wouldBe };
   } catch (error) {
