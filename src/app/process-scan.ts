@@ -118,7 +118,7 @@ export async function processScan(params: {
 
   // 5. The scan, on the cluster session of the jobs running beside it (their LISTs are shared);
   //    the snapshot has no .git, so its report is told the commit it rendered.
-  const lease = deps.sessions?.acquire(target.cluster, () => kubeConfig);
+  const lease = deps.sessions?.acquire(target.cluster, kubeConfig);
   let scan: ScanResult;
   try {
     scan = await runScan({

@@ -5,7 +5,7 @@
 // older than itself. Jobs never wait for each other: sharing is only of what
 // is already being asked.
 //
-//   const lease = pool.acquire("prod", () => loadKubeconfig(...));
+//   const lease = pool.acquire("prod", kubeConfig);
 //   try { await runScan({ ..., session: lease.session }) } finally { lease.release() }
 import type { KubeConfig } from "@kubernetes/client-node";
 import { ClusterSession } from "./cluster-session.ts";
@@ -32,10 +32,11 @@ export class SessionPool {
     this.now = options.now ?? Date.now;
   }
 
-  acquire(cluster: string, kubeConfig: () => KubeConfig): SessionLease {
+  /** A lease on the cluster's session; `kubeConfig` makes a new one when none serves. */
+  acquire(cluster: string, kubeConfig: KubeConfig): SessionLease {
     let entry = this.entries.get(cluster);
     if (!entry || this.now() - entry.since >= this.maxAgeMs) {
-      entry = { session: new ClusterSession(kubeConfig(), { shareLists: true }), users: 0, since: this.now() };
+      entry = { session: new ClusterSession(kubeConfig, { shareLists: true }), users: 0, since: this.now() };
       this.entries.set(cluster, entry);
     }
     const held = entry;

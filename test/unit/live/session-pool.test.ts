@@ -2,7 +2,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { SessionPool } from "../../../src/live/session-pool.ts";
 
-function kubeConfig(): KubeConfig {
+function makeKubeConfig(): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: "c", server: "https://127.0.0.1:1" }],
@@ -12,6 +12,8 @@ function kubeConfig(): KubeConfig {
   });
   return kc;
 }
+
+const kubeConfig = makeKubeConfig();
 
 describe("SessionPool", () => {
   it("gives jobs of one cluster that run together the same session, and a new one after the last ends", () => {
