@@ -147,13 +147,15 @@ export async function processRevertMerge(params: {
 
   // 3. The scan, on Git as merged.
   const entry = clusterFor(deps.registry, target.cluster, job.repo);
-  const kubeConfig = loadKubeconfig({
-    ...(entry.kubeconfig ? { kubeconfig: entry.kubeconfig } : {}),
-    ...(entry.context ? { context: entry.context } : {}),
-    ...(entry.inCluster ? { inCluster: true } : {}),
+  const kubeConfig = loadKubeconfig(entry);
+  // The snapshot has no .git: the scan is told the commit it rendered.
+  const scan = await runScan({
+    repoDir: snapshot.dir,
+    targetName: target.name,
+    kubeConfig,
+    config: read.config,
+    revision,
   });
-  const scan = await runScan({ repoDir: snapshot.dir, targetName: target.name, kubeConfig, config: read.config });
-  scan.report.revision = revision;
   signal.throwIfAborted();
 
   // 4. Only what the record approved and the scan still finds so; objects rules give another mode are not revert's.

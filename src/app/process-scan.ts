@@ -109,11 +109,7 @@ export async function processScan(params: {
     return { outcome: "moved", revision: head.sha, actions: [`handed to the queue of cluster ${target.cluster}`] };
   }
   const entry = clusterFor(deps.registry, target.cluster, job.repo);
-  const kubeConfig = loadKubeconfig({
-    ...(entry.kubeconfig ? { kubeconfig: entry.kubeconfig } : {}),
-    ...(entry.context ? { context: entry.context } : {}),
-    ...(entry.inCluster ? { inCluster: true } : {}),
-  });
+  const kubeConfig = loadKubeconfig(entry);
   signal.throwIfAborted();
 
   // 5. The scan, on the cluster session of the jobs running beside it (their LISTs are shared);

@@ -99,11 +99,7 @@ export async function processPreview(params: {
   await store.saveChanged(job.head, job.cluster, changed);
 
   // 4. A preview of each.
-  const kubeConfig = loadKubeconfig({
-    ...(entry.kubeconfig ? { kubeconfig: entry.kubeconfig } : {}),
-    ...(entry.context ? { context: entry.context } : {}),
-    ...(entry.inCluster ? { inCluster: true } : {}),
-  });
+  const kubeConfig = loadKubeconfig(entry);
   // Every changed target of this cluster is previewed on one session: discovery once, one LIST per kind for all.
   const session = new ClusterSession(kubeConfig, { shareLists: true });
   const previews: PreviewReport[] = [];
