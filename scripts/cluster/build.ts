@@ -1,5 +1,7 @@
-// Builds kube-apiserver, etcd, kustomize and helm from the Go module proxy, once,
-// into a cache outside the git tree keyed by version (~/.cache/undrift/bin).
+// Builds the test cluster's binaries (etcd, kube-apiserver, kube-controller-manager,
+// kube-scheduler, kwok, metrics-server) and the renderers (kustomize, helm) from the
+// Go module proxy, once, into a cache outside the git tree keyed by version
+// (~/.cache/undrift/bin).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -13,12 +15,16 @@ export function binDir(): string {
   return join(process.env.UNDRIFT_CACHE ?? join(homedir(), ".cache", "undrift"), "bin");
 }
 
-/** Absolute paths of the four binaries, whether built yet or not. */
+/** Absolute paths of the binaries, whether built yet or not. */
 export function binaries() {
   const dir = binDir();
   return {
     kubeApiserver: join(dir, `kube-apiserver-${versions.kubernetes}`),
+    kubeControllerManager: join(dir, `kube-controller-manager-${versions.kubernetes}`),
+    kubeScheduler: join(dir, `kube-scheduler-${versions.kubernetes}`),
     etcd: join(dir, `etcd-${versions.etcd}`),
+    kwok: join(dir, `kwok-${versions.kwok}`),
+    metricsServer: join(dir, `metrics-server-${versions.metricsServer}`),
     kustomize: join(dir, `kustomize-${versions.kustomize}`),
     helm: join(dir, `helm-${versions.helm}`),
   };
@@ -38,12 +44,22 @@ function go(args: string[], cwd: string, env: Record<string, string> = {}): void
   console.error(`  built in ${Math.round((Date.now() - started) / 1000)}s`);
 }
 
-/** Builds a wrapper module under tools/ into `out`, going through a temp name so a killed build leaves nothing half-written. */
-function buildWrapper(name: string, out: string, ldflags = "-s -w"): void {
-  console.error(`building ${name} (first run only; several minutes on 2 cores)`);
+/**
+ * Builds package `pkg` of a wrapper module under tools/ into `out`, going through a
+ * temp name so a killed build leaves nothing half-written.
+ */
+function buildWrapper(module: string, out: string, ldflags = "-s -w", pkg = "."): void {
+  console.error(`building ${pkg === "." ? module : pkg.slice(2)} (first run only; several minutes on 2 cores)`);
   const partial = `${out}.partial`;
-  go(["build", "-trimpath", "-ldflags", ldflags, "-o", partial, "."], join(toolsDir, name));
+  go(["build", "-trimpath", "-ldflags", ldflags, "-o", partial, pkg], join(toolsDir, module));
   renameSync(partial, out);
+}
+
+/** Stamps the version the way upstream's release build does, so discovery, kubectl and skew checks see a real one. */
+function kubernetesLdflags(): string {
+  const [major, minor] = versions.kubernetes.slice(1).split(".");
+  const pkg = "k8s.io/component-base/version";
+  return `-s -w -X ${pkg}.gitVersion=${versions.kubernetes} -X ${pkg}.gitMajor=${major} -X ${pkg}.gitMinor=${minor}`;
 }
 
 /** `go install module@version` into a scratch GOBIN, then moves the binary into the cache. */
@@ -58,18 +74,25 @@ function install(module: string, version: string, binary: string, out: string): 
   }
 }
 
-/** Builds whatever of the four binaries the cache lacks and returns their paths. */
+/** Builds whatever binaries the cache lacks and returns their paths. */
 export function ensureBinaries() {
   const bins = binaries();
   mkdirSync(binDir(), { recursive: true });
   if (!existsSync(bins.etcd)) buildWrapper("etcd", bins.etcd);
-  if (!existsSync(bins.kubeApiserver)) {
-    const [major, minor] = versions.kubernetes.slice(1).split(".");
-    const pkg = "k8s.io/component-base/version";
-    // Stamp the version the way upstream's release build does, so discovery and kubectl see a real one.
-    const ldflags = `-s -w -X ${pkg}.gitVersion=${versions.kubernetes} -X ${pkg}.gitMajor=${major} -X ${pkg}.gitMinor=${minor}`;
-    buildWrapper("kube-apiserver", bins.kubeApiserver, ldflags);
-  }
+  if (!existsSync(bins.kubeApiserver)) buildWrapper("kube-apiserver", bins.kubeApiserver, kubernetesLdflags());
+  // One module with a main per component, so the second build reuses the first one's compiled packages.
+  if (!existsSync(bins.kubeControllerManager))
+    buildWrapper("kube-controllers", bins.kubeControllerManager, kubernetesLdflags(), "./kube-controller-manager");
+  if (!existsSync(bins.kubeScheduler))
+    buildWrapper("kube-controllers", bins.kubeScheduler, kubernetesLdflags(), "./kube-scheduler");
+  if (!existsSync(bins.kwok)) install("sigs.k8s.io/kwok/cmd/kwok", versions.kwok, "kwok", bins.kwok);
+  if (!existsSync(bins.metricsServer))
+    install(
+      "sigs.k8s.io/metrics-server/cmd/metrics-server",
+      versions.metricsServer,
+      "metrics-server",
+      bins.metricsServer,
+    );
   if (!existsSync(bins.kustomize))
     install("sigs.k8s.io/kustomize/kustomize/v5", versions.kustomize, "kustomize", bins.kustomize);
   if (!existsSync(bins.helm)) install("helm.sh/helm/v4/cmd/helm", versions.helm, "helm", bins.helm);
