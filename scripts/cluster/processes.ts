@@ -1,0 +1,69 @@
+// The test cluster's processes: each one detached, logging into the state folder,
+// so that a later cluster:up, the test suite or cluster:down can find and stop it.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, openSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+
+/** A loopback port that nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A component that runs detached; `log` is where its stdout and stderr go. */
+export interface Component {
+  name: string;
+  child: ChildProcess;
+  log: string;
+}
+
+/**
+ * Starts `binary` as `name`: argv[0] is what client-go derives a component's user
+ * agent and default field manager from, so kube-controller-manager's writes are
+ * attributed to `kube-controller-manager` as in production, not to the cached
+ * file's versioned name.
+ */
+export function start(name: string, binary: string, args: string[], log: string): Component {
+  const out = openSync(log, "a");
+  const child = spawn(binary, args, { argv0: name, detached: true, stdio: ["ignore", out, out] });
+  child.unref();
+  return { name, child, log };
+}
+
+export function exited(component: Component): boolean {
+  return component.child.exitCode !== null || component.child.signalCode !== null;
+}
+
+/** The log's first error line (a usage text or a stack follows it), else its last lines, as one line for an error message. */
+export function logTail(log: string, lines = 3): string {
+  if (!existsSync(log)) return "(no log)";
+  const all = readFileSync(log, "utf8").trim().split("\n");
+  const error = all.find((line) => /^(Error:|panic:|F\d{4} )|"level":"ERROR"/.test(line));
+  const text = error ?? all.slice(-lines).join(" | ");
+  return text.length > 600 ? `...${text.slice(-600)}` : text || "(empty log)";
+}
+
+/** SIGTERM, then SIGKILL after five seconds. */
+export async function stop(pid: number): Promise<void> {
+  if (!alive(pid)) return;
+  process.kill(pid, "SIGTERM");
+  for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  if (alive(pid)) process.kill(pid, "SIGKILL");
+}
