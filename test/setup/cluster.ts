@@ -1,6 +1,7 @@
 // Vitest global setup: make sure the loopback test cluster runs, so `npm test`
 // needs nothing started by hand. A cluster this setup started is stopped at the
-// end; one that was already running (npm run cluster:up) is left alone.
+// end (only if it is still the one it started); one that was already running
+// (npm run cluster:up) is left alone.
 import type { TestProject } from "vitest/node";
 import { down, up } from "../../scripts/cluster/cluster.ts";
 
@@ -11,9 +12,9 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const { kubeconfig, started } = await up();
+  const { kubeconfig, owner } = await up();
   project.provide("kubeconfig", kubeconfig);
   return async () => {
-    if (started && !process.env.UNDRIFT_KEEP_CLUSTER) await down();
+    if (owner && !process.env.UNDRIFT_KEEP_CLUSTER) await down({ owner });
   };
 }
