@@ -22,7 +22,7 @@ export function client(identity: "admin" | "reader" = "admin"): KubeClient {
   return new KubeClient(loadKubeconfig({ kubeconfig: kubeconfigPath(), context: contexts[identity] }));
 }
 
-/** A namespace name no other test uses: the cluster has no controller to finish deleting namespaces. */
+/** A name no other test uses, for namespaces and targets: tests run in parallel against one cluster. */
 export function uniqueName(prefix: string): string {
   return `${prefix}-${randomBytes(4).toString("hex")}`;
 }

@@ -1,7 +1,7 @@
 // undrift revert --prune against a real API server: only tracked orphans are
 // deleted, and only when no guard holds (opt-outs, empty render, the share of the
-// target, Namespaces); a dry run deletes nothing. The cluster runs no controllers,
-// so a deleted Namespace stays Terminating: tests check the delete was accepted.
+// target, Namespaces); a dry run deletes nothing. The cluster runs the namespace
+// controller and the garbage collector, so deletes finish as they do in production.
 import { afterEach, describe, expect, it } from "vitest";
 import type { ObjectRecord, RevertResult } from "../../src/remediate/revert/types.ts";
 import { kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
@@ -51,6 +51,17 @@ const exists = async (s: Scenario, name: string) =>
     () => true,
     () => false,
   );
+
+/** Polls `probe` until it returns a value other than undefined. */
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
 
 function only(records: ObjectRecord[]): ObjectRecord {
   expect(records).toHaveLength(1);
@@ -164,21 +175,57 @@ describe("undrift revert --prune", () => {
     const forced = await revert(s, ["--prune", "--force-prune"]);
     expect(forced.code).toBe(0);
     expect(only(pruneRecords(forced.result))).toMatchObject({ kind: "Namespace", name: namespace, action: "deleted" });
-    // No controller finishes the deletion here: the API server has accepted it and marked the Namespace.
-    const ns = JSON.parse(await kubectl(["get", "namespace", namespace, "-o", "json"]));
-    expect(ns.metadata.deletionTimestamp).toBeDefined();
-    expect(ns.status.phase).toBe("Terminating");
+    // The namespace controller empties it and the Namespace goes, as in any cluster.
+    await eventually("the pruned Namespace to finish terminating", async () =>
+      kubectl(["get", "namespace", namespace, "-o", "name"]).then(
+        () => undefined,
+        (error: { stderr?: string }) => (String(error.stderr).includes("NotFound") ? true : undefined),
+      ),
+    );
   });
 
   it("deletes with the propagation policy asked for", async () => {
     const s = await applied();
     await stray(s, "old");
+    // An untracked dependent that a finalizer of its own holds: foreground deletion keeps its owner until it goes.
+    const owner = JSON.parse(await kubectl(["-n", s.namespace, "get", "configmap", "old", "-o", "json"]));
+    const hold = "undrift.dev/test-hold";
+    const dependent = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: {
+        name: "old-dependent",
+        namespace: s.namespace,
+        finalizers: [hold],
+        ownerReferences: [
+          { apiVersion: "v1", kind: "ConfigMap", name: "old", uid: owner.metadata.uid, blockOwnerDeletion: true },
+        ],
+      },
+    };
+    await kubectl(["create", "-f", "-"], JSON.stringify(dependent));
     const { code } = await revert(s, ["--prune", "--propagation", "foreground"]);
     expect(code).toBe(0);
-    // Foreground deletion waits on a finalizer only the garbage collector removes, and this cluster runs none.
+    // The garbage collector deletes the dependent first; the owner waits, marked, on foregroundDeletion.
+    const held = await eventually("the garbage collector to delete the dependent", async () => {
+      const live = JSON.parse(await kubectl(["-n", s.namespace, "get", "configmap", "old-dependent", "-o", "json"]));
+      return live.metadata.deletionTimestamp ? live : undefined;
+    });
+    expect(held.metadata.finalizers).toEqual([hold]);
     const old = JSON.parse(await kubectl(["-n", s.namespace, "get", "configmap", "old", "-o", "json"]));
     expect(old.metadata.finalizers).toEqual(["foregroundDeletion"]);
     expect(old.metadata.deletionTimestamp).toBeDefined();
+    // Once the dependent is released, both go.
+    await kubectl([
+      "-n",
+      s.namespace,
+      "patch",
+      "configmap",
+      "old-dependent",
+      "--type=json",
+      "-p",
+      '[{"op":"remove","path":"/metadata/finalizers"}]',
+    ]);
+    await eventually("the owner to go after its dependent", async () => ((await exists(s, "old")) ? undefined : true));
   });
 
   it("deletes nothing in a dry run, and records what the real run does", async () => {

@@ -210,12 +210,20 @@ describe("undrift revert", () => {
 
   it("reports health once without failing on a Deployment that cannot roll out, and times out when asked to wait", async () => {
     const s = await applied({ timeout: "2s" });
-    await kubectl(["-n", s.namespace, "set", "image", "deploy/web", "web=nginx:1.28"]);
+    // Git's next revision has pods that run but never pass readiness (kwok keeps pods annotated so unready).
+    s.write({
+      "manifests/web.yaml": deployment.replace(
+        "      labels: {app: web}\n",
+        '      labels: {app: web}\n      annotations: {undrift-test/unready: "true"}\n',
+      ),
+    });
     const once = await revert(s);
     expect(once.code).toBe(0);
     expect(record(once.result, "Deployment", "web").health).toEqual({
       status: "not-ready",
-      message: expect.stringMatching(/^the controller has not observed generation \d+ yet \(observed 0\)$/),
+      message: expect.stringMatching(
+        /^(the controller has not observed generation \d+ yet \(observed \d+\)|\d+ of \d+ (replicas updated|updated replicas available|replicas ready)|\d+ old replicas pending termination)$/,
+      ),
       waited: false,
     });
 
@@ -226,6 +234,16 @@ describe("undrift revert", () => {
     expect(record(waited.result, "Deployment", "web").health).toMatchObject({ status: "timed-out", waited: true });
     expect(record(waited.result, "ConfigMap", "settings").health).toMatchObject({ status: "healthy" });
     expect(Date.now() - started).toBeLessThan(30_000);
+    // What the user finds in the cluster: the new revision's pods run, and none is Ready.
+    const pods = JSON.parse(await kubectl(["-n", s.namespace, "get", "pods", "-l", "app=web", "-o", "json"])).items;
+    const unready = pods.filter(
+      (pod: { metadata: { annotations?: Record<string, string> }; status: { conditions?: unknown[] } }) =>
+        pod.metadata.annotations?.["undrift-test/unready"] === "true",
+    );
+    expect(unready.length).toBeGreaterThan(0);
+    for (const pod of unready) {
+      expect(pod.status.conditions).toContainEqual(expect.objectContaining({ type: "Ready", status: "False" }));
+    }
   });
 });
 
