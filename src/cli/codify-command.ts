@@ -1,10 +1,11 @@
 // undrift codify --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--dry-run] [--output text|json]
 // Edits the files under DIR so Git declares what the cluster runs; --dry-run prints the diff instead.
 // Exit codes: 0 when nothing is left (all drift codified, or none), 1 when something was not codified, 2 on error.
-import { codifyTarget } from "../remediate/codify/codify-target.ts";
-import { renderCodifyJson } from "../remediate/codify/render-codify-json.ts";
-import { renderCodifyText } from "../remediate/codify/render-codify-text.ts";
+
 import { writeFileChanges } from "../remediate/codify/write-file-changes.ts";
+import { renderCodifyJson } from "../report/codify/render-codify-json.ts";
+import { renderCodifyText } from "../report/codify/render-codify-text.ts";
+import { codifyTarget } from "../stages/codify/codify-target.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
 
 const outputs = ["text", "json"] as const;

@@ -3,6 +3,9 @@ import { z } from "zod";
 import { describeValue } from "./human-error-map.ts";
 import { DURATION_PATTERN, parseDuration } from "./parse-duration.ts";
 
+/** The label key of the default tracking selector, `undrift.dev/target=<target name>`. */
+export const DEFAULT_TRACKING_LABEL = "undrift.dev/target";
+
 /** A DNS-1123 label, as Kubernetes names namespaces; also the shape of target names. */
 export const dnsLabel = z
   .string()

@@ -5,7 +5,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { DEFAULT_REDIS_URL } from "../queue/connection.ts";
+import { DEFAULT_REDIS_URL } from "./redis-url.ts";
 
 const blankIsUnset = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 

@@ -2,12 +2,11 @@
 // cluster, with its policy. Every field is described for the JSON Schema.
 import { posix } from "node:path";
 import { z } from "zod";
-import { dnsLabel, duration, modeSchema, pruneSchema } from "./field-schemas.ts";
+import { DEFAULT_TRACKING_LABEL, dnsLabel, duration, modeSchema, pruneSchema } from "./field-schemas.ts";
 import { normalizeRepoPath } from "./normalize-repo-path.ts";
 import { parseDuration } from "./parse-duration.ts";
 import { LabelSelectorError, parseLabelSelector } from "./parse-label-selector.ts";
 import { ignoreRuleSchema, objectRuleSchema } from "./rule-schemas.ts";
-import { DEFAULT_TRACKING_LABEL } from "./tracking-label.ts";
 
 /**
  * Who counts as a person editing by hand. When a client names no field manager

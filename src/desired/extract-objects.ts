@@ -1,7 +1,7 @@
 // Turns one parsed YAML document into the Kubernetes objects it declares.
 // Anything else in a manifest folder (values files, CI config, docs) is not an
 // error: it is reported as skipped, with why.
-import type { DesiredObject, KubeObject, Source } from "../drift/types.ts";
+import type { DesiredObject, KubeObject, Source } from "../model/types.ts";
 
 /** A document that declared no object, with the reason. */
 export interface SkippedDocument {

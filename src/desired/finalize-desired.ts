@@ -1,8 +1,9 @@
 // The last step of rendering, pure: give each object the namespace it will
 // live in (as kubectl would), the tracking label, and prove the target
 // declares every object once. Scope comes from cluster discovery, injected.
-import type { DesiredObject, KubeObject, Source } from "../drift/types.ts";
-import { describeKey, groupOf, keyString, objectKey } from "./object-key.ts";
+
+import { describeKey, groupOf, keyString, objectKey } from "../model/object-key.ts";
+import type { DesiredObject, KubeObject, Source } from "../model/types.ts";
 
 export type Scope = "Namespaced" | "Cluster";
 

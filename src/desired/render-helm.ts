@@ -4,7 +4,7 @@
 import { access, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, posix } from "node:path";
-import type { DesiredObject } from "../drift/types.ts";
+import type { DesiredObject } from "../model/types.ts";
 import { extractObjects, type SkippedDocument } from "./extract-objects.ts";
 import { helmDocumentIndex } from "./helm-document-index.ts";
 import { parseManifests } from "./parse-manifests.ts";

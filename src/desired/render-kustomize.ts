@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { isMap, isSeq, parseDocument } from "yaml";
-import type { DesiredObject, KubeObject } from "../drift/types.ts";
+import type { DesiredObject, KubeObject } from "../model/types.ts";
 import { checkKustomizations } from "./check-kustomizations.ts";
 import { copyRepo } from "./copy-repo.ts";
 import { extractObjects, type SkippedDocument } from "./extract-objects.ts";

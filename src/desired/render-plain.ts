@@ -2,7 +2,7 @@
 // `kubectl apply -R -f <folder>` would read them, in a stable order.
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { DesiredObject } from "../drift/types.ts";
+import type { DesiredObject } from "../model/types.ts";
 import { extractObjects, type SkippedDocument } from "./extract-objects.ts";
 import { parseManifests } from "./parse-manifests.ts";
 import { repoPath } from "./repo-path.ts";

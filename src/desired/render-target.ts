@@ -5,7 +5,7 @@
 //   const desired = finalizeDesired({ objects, namespace: target.namespace, scopeOf, trackingLabel });
 import { access, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, posix } from "node:path";
-import type { DesiredObject } from "../drift/types.ts";
+import type { DesiredObject } from "../model/types.ts";
 import type { SkippedDocument } from "./extract-objects.ts";
 import { findKustomization } from "./find-kustomization.ts";
 import { RenderError } from "./render-error.ts";

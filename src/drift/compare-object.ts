@@ -4,6 +4,7 @@
 // Without `wouldBe` this is the fast local pass; with the server's dry-run
 // result it is exact: what applying Git would change, plus hand-added fields.
 
+import type { Change, KubeObject } from "../model/types.ts";
 import { cleanObject } from "./clean-object.ts";
 import { type DiffContext, deepEqual, diffValues, isEmpty, pointerOf, type ValueDiff, valueAt } from "./diff-values.ts";
 import { removePointer, setPath } from "./edit-object.ts";
@@ -14,7 +15,6 @@ import { Ownership } from "./managed-fields.ts";
 import { isSecret } from "./mask.ts";
 import type { NoiseFilter } from "./noise-filters.ts";
 import { isQuantityPath, sameQuantity } from "./quantity.ts";
-import type { Change, KubeObject } from "./types.ts";
 
 export interface ComparePolicy {
   /** The applier's field manager: fields it owns by Apply are Git's. */

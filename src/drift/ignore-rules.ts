@@ -2,9 +2,10 @@
 // named by JSON pointers, by jq path expressions (real jq, compiled to
 // WebAssembly) or by the managers that own them. Ignored fields are removed from
 // both sides before comparing, as Argo CD's normalizer does.
+
+import type { KubeObject } from "../model/types.ts";
 import { removePath, removePointer, removeSegments } from "./edit-object.ts";
 import type { Ownership } from "./managed-fields.ts";
-import type { KubeObject } from "./types.ts";
 
 export interface IgnoreRule {
   group?: string;

@@ -13,12 +13,12 @@
 // So a create costs at most N+6 when B = 0 and the base is given (headIfChanged
 // returns both) or N >= 2.
 import type { FileChange } from "../remediate/codify/codify-result.ts";
+import { formatMarker, readMarker, withMarker } from "../report/markers.ts";
 import { commitFiles } from "./commit-files.ts";
 import { type DriftPrMode, driftBranch, type FoundPr, findDriftPr } from "./find-drift-pr.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
 import { githubStep } from "./github-errors.ts";
 import { createWrites, type WriteRecord, type Writes } from "./github-writes.ts";
-import { formatMarker, readMarker, withMarker } from "./markers.ts";
 import { openDriftPr } from "./open-drift-pr.ts";
 import { pointBranch } from "./point-branch.ts";
 

@@ -19,7 +19,7 @@ import { ToolNotFoundError } from "../desired/tools.ts";
 import { IgnoreRuleError } from "../drift/ignore-rules.ts";
 import { ClusterUnreachableError, KubeApiError, KubeconfigError } from "../live/errors.ts";
 import { YamlEditError } from "../remediate/codify/yaml/yaml-edit-error.ts";
-import { UnknownTargetError } from "../scan/scan-target.ts";
+import { UnknownTargetError } from "../stages/scan/scan-target.ts";
 import { InvalidJobError } from "./jobs.ts";
 
 /** permanent: fail now and report; transient: retry with backoff. */

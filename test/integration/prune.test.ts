@@ -3,7 +3,7 @@
 // target, Namespaces); a dry run deletes nothing. The cluster runs no controllers,
 // so a deleted Namespace stays Terminating: tests check the delete was accepted.
 import { afterEach, describe, expect, it } from "vitest";
-import type { ObjectRecord, RevertResult } from "../../src/remediate/revert/types.ts";
+import type { ObjectRecord, RevertResult } from "../../src/model/change-set.ts";
 import { kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 

@@ -2,17 +2,17 @@
 // people changed by hand have passed to the applier; or the dry-run twin of
 // both steps, which yields the record the real run would.
 import { isSecret, redactSecretValues } from "../../drift/mask.ts";
-import type { KubeObject } from "../../drift/types.ts";
 import { applyObject } from "../../live/apply-object.ts";
 import type { ApiResource } from "../../live/discovery.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import { patchManagedFields } from "../../live/patch-managed-fields.ts";
+import type { ObjectRecord } from "../../model/change-set.ts";
+import { refOf } from "../../model/ref-of.ts";
+import type { KubeObject } from "../../model/types.ts";
+import type { PlannedObject } from "../../plan/revert/plan-revert.ts";
+import { takeOverHumanFields } from "../../plan/revert/take-over-human-fields.ts";
 import { isApplyConflict, parseApplyConflicts } from "./parse-apply-conflicts.ts";
-import type { PlannedObject } from "./plan-revert.ts";
-import { refOf } from "./ref-of.ts";
 import { asApiError } from "./revert-error.ts";
-import { takeOverHumanFields } from "./take-over-human-fields.ts";
-import type { ObjectRecord } from "./types.ts";
 
 export interface AppliedObject {
   record: ObjectRecord;

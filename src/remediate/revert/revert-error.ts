@@ -1,8 +1,9 @@
 // An error that stops a revert, named after the object it was working on, as
 // `Deployment/shop/web: apply failed: cluster at https://... is unreachable`.
 // Refusals by the API server are not errors: they become failed records.
-import type { KubeObject } from "../../drift/types.ts";
+
 import { KubeApiError } from "../../live/errors.ts";
+import type { KubeObject } from "../../model/types.ts";
 
 export class RevertError extends Error {
   override name = "RevertError";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkIgnoreRules, IgnoreRuleError, rulesFor } from "../../../src/drift/ignore-rules.ts";
-import type { KubeObject } from "../../../src/drift/types.ts";
+import type { KubeObject } from "../../../src/model/types.ts";
 import { compare, containersOf, entryOf, fixture, fixtureCase, jq, policyFor } from "./drift-fixtures.ts";
 
 const sidecarSelector = '.spec.template.spec.containers[] | select(.name == "istio-proxy")';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { enabledNoiseFilters, noiseFilters } from "../../../src/drift/noise-filters.ts";
-import type { KubeObject } from "../../../src/drift/types.ts";
+import type { KubeObject } from "../../../src/model/types.ts";
 import { compare, configMapInSync, fixtureCase } from "./drift-fixtures.ts";
 
 describe("built-in noise", () => {

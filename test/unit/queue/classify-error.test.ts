@@ -7,7 +7,7 @@ import { ClusterUnreachableError, KubeApiError, KubeconfigError } from "../../..
 import { classifyError } from "../../../src/queue/classify-error.ts";
 import { InvalidJobError } from "../../../src/queue/jobs.ts";
 import { RevertError } from "../../../src/remediate/revert/revert-error.ts";
-import { UnknownTargetError } from "../../../src/scan/scan-target.ts";
+import { UnknownTargetError } from "../../../src/stages/scan/scan-target.ts";
 
 const kube = (status: number, reason: string) =>
   new KubeApiError({ status, reason, message: reason, verb: "GET", path: "/api/v1/namespaces/shop/configmaps" });
