@@ -2,7 +2,7 @@
 // logs agree on one spelling (`apps/v1 Deployment shop/web`).
 import type { ResourceReport, ScanProblem, Source } from "./types.ts";
 
-/** The identity fields of a reported object. */
+/** The identity fields every report and record carries (apiVersion, kind, namespace, name). */
 export type ObjectRef = Pick<ResourceReport, "apiVersion" | "kind" | "namespace" | "name">;
 
 /** `apps/v1 Deployment shop/web`, or `v1 Namespace infra` for a cluster-scoped object. */

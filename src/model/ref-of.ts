@@ -1,9 +1,7 @@
 // The identity fields every record carries, from an object.
 
-import type { ObjectRecord } from "./change-set.ts";
+import type { ObjectRef } from "./object-label.ts";
 import type { KubeObject } from "./types.ts";
-
-export type ObjectRef = Pick<ObjectRecord, "apiVersion" | "kind" | "namespace" | "name">;
 
 export function refOf(object: KubeObject): ObjectRef {
   return {
