@@ -35,6 +35,7 @@ export const NOISE_FILTERS = {
   "last-applied-configuration":
     "the kubectl.kubernetes.io/last-applied-configuration annotation client-side apply writes",
   "change-cause": "the kubernetes.io/change-cause annotation `kubectl --record` writes",
+  "namespace-name-label": "the kubernetes.io/metadata.name label the API server sets on every Namespace",
 } as const;
 
 const noiseFilters = z
