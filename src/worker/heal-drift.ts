@@ -141,6 +141,7 @@ export async function healDrift(params: {
     index: scan.index,
     target,
     desired: scan.desired.map((d) => d.object),
+    skippedDocuments: scan.skipped,
     orphans: plan.orphans,
   });
 

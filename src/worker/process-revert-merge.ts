@@ -189,6 +189,7 @@ export async function processRevertMerge(params: {
     index,
     target,
     desired: scan.desired.map((d) => d.object),
+    skippedDocuments: scan.skipped,
     orphans: plan.orphans.filter((o) => drift.prune.has(keyString(objectKey(o)))),
   });
 

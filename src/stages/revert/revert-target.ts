@@ -73,6 +73,7 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
     force: params.forcePrune,
     maxPrunePercent: target.maxPrunePercent,
     rules: target.rules,
+    skippedDocuments: scan.skipped,
   });
   const deleted = await pruneOrphans({
     client,
