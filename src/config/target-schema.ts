@@ -128,6 +128,12 @@ const targetFields = z.strictObject({
     .array(ignoreRuleSchema)
     .default([])
     .describe("Differences that are never drift, in Argo CD's shape."),
+  respectIgnoreDifferences: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Keep the live values of fields ignoreDifferences exempts when revert, heal or a merged revert PR applies an existing object (Argo CD's RespectIgnoreDifferences). false applies all of Git. Default true.",
+    ),
   noiseFilters,
   helm: z
     .strictObject({

@@ -118,6 +118,7 @@ describe("loadConfig: a valid file", () => {
       timeout: "5m",
       timeoutMs: 300_000,
       ignoreDifferences: [],
+      respectIgnoreDifferences: true,
       noiseFilters: {
         "kubectl-restarted-at": true,
         "deployment-revision": true,
