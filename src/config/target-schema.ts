@@ -35,6 +35,7 @@ export const NOISE_FILTERS = {
   "last-applied-configuration":
     "the kubectl.kubernetes.io/last-applied-configuration annotation client-side apply writes",
   "change-cause": "the kubernetes.io/change-cause annotation `kubectl --record` writes",
+  "namespace-name-label": "the kubernetes.io/metadata.name label the API server sets on every Namespace",
 } as const;
 
 const noiseFilters = z
@@ -127,6 +128,12 @@ const targetFields = z.strictObject({
     .array(ignoreRuleSchema)
     .default([])
     .describe("Differences that are never drift, in Argo CD's shape."),
+  respectIgnoreDifferences: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Keep the live values of fields ignoreDifferences exempts when revert, heal or a merged revert PR applies an existing object (Argo CD's RespectIgnoreDifferences). false applies all of Git. Default true.",
+    ),
   noiseFilters,
   helm: z
     .strictObject({

@@ -13,7 +13,7 @@ import { type IgnoreRule, type Jq, rulesFor, stripIgnored } from "./ignore-rules
 import { isBuiltinGroup, ListShapes } from "./list-shapes.ts";
 import { Ownership } from "./managed-fields.ts";
 import { isSecret } from "./mask.ts";
-import type { NoiseFilter } from "./noise-filters.ts";
+import { filtersKind, type NoiseFilter } from "./noise-filters.ts";
 import { isQuantityPath, sameQuantity } from "./quantity.ts";
 
 export interface ComparePolicy {
@@ -116,7 +116,9 @@ function prepare(objects: Array<KubeObject | undefined>, ownership: Ownership, g
   const cleaned = objects.map((o) => (o ? cleanObject(o) : undefined));
   if (cleaned[0] && isSecret(cleaned[0])) stringDataToData(cleaned[0]);
   const present = cleaned.filter((o): o is KubeObject => o !== undefined);
-  for (const object of present) for (const filter of policy.noiseFilters) removePointer(object, filter.pointer);
+  for (const object of present)
+    for (const filter of policy.noiseFilters)
+      if (filtersKind(filter, object.kind)) removePointer(object, filter.pointer);
   const rules = rulesFor(policy.ignoreRules, objects[1]!, group);
   if (rules.length > 0) stripIgnored({ objects: present, rules, ownership, jq: policy.jq });
   return cleaned as [KubeObject, KubeObject, KubeObject | undefined];

@@ -16,6 +16,7 @@ export type PruneGuard =
   | "untracked"
   | "opted-out"
   | "empty-render"
+  | "skipped-documents"
   | "selector"
   | "kind"
   | "in-use"

@@ -10,6 +10,7 @@
 // is true, through the CLI's planPrune + pruneOrphans with all their guards;
 // with preview or false they are only listed. The issue says which were
 // deleted and which were not, and why.
+
 import type { TargetConfig } from "../config/schema.ts";
 import { removePointer } from "../drift/edit-object.ts";
 import type { GitHubClient } from "../github/github-client.ts";
@@ -19,6 +20,7 @@ import { refOf } from "../model/ref-of.ts";
 import type { Change, DriftReport, ResourceReport } from "../model/types.ts";
 import { FIGHT_HEALS, FIGHT_WINDOW_MS, type FightPolicy } from "../plan/fight-policy.ts";
 import { type PlannedObject, planRevert } from "../plan/revert/plan-revert.ts";
+import { respectedIgnoreRules } from "../plan/revert/respect-ignored.ts";
 import { applyPlan } from "../remediate/revert/apply-plan.ts";
 import { type FoughtObject, type HealedObject, healSections, pruneSections } from "../report/app/heal-sections.ts";
 import type { ScanResult } from "../stages/scan/scan-target.ts";
@@ -106,6 +108,8 @@ export async function healDrift(params: {
         dryRun: false,
         wait: "dependencies",
         deadline: Date.now() + target.timeoutMs,
+        ignoreRules: respectedIgnoreRules(target),
+        jq: policy.jq,
       })
     : { entries: [] };
 
@@ -141,6 +145,7 @@ export async function healDrift(params: {
     index: scan.index,
     target,
     desired: scan.desired.map((d) => d.object),
+    skippedDocuments: scan.skipped,
     orphans: plan.orphans,
   });
 

@@ -13,6 +13,7 @@
 //   6. the health of the applied objects, judged once
 //   7. one comment on the pull request (found again by its marker), an audit entry
 // A record that is missing or names another cluster applies nothing, and says so.
+
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { clusterFor } from "../config/cluster-registry.ts";
@@ -28,6 +29,7 @@ import { objectLabel } from "../model/object-label.ts";
 import { approvedDrift } from "../plan/approved-drift.ts";
 import { modeShares } from "../plan/mode-shares.ts";
 import { planRevert } from "../plan/revert/plan-revert.ts";
+import { respectedIgnoreRules } from "../plan/revert/respect-ignored.ts";
 import { parseRevertRecord, type RevertRecord, revertRecordPath } from "../plan/revert/revert-record.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
@@ -180,6 +182,8 @@ export async function processRevertMerge(params: {
     isHuman: (manager) => scan.policy.isHuman(manager),
     dryRun: false,
     wait: "dependencies",
+    ignoreRules: respectedIgnoreRules(target),
+    jq: scan.policy.jq,
     deadline,
   });
 
@@ -189,6 +193,7 @@ export async function processRevertMerge(params: {
     index,
     target,
     desired: scan.desired.map((d) => d.object),
+    skippedDocuments: scan.skipped,
     orphans: plan.orphans.filter((o) => drift.prune.has(keyString(objectKey(o)))),
   });
 

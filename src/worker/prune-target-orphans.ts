@@ -4,6 +4,7 @@
 // never forced and with background propagation; the others are listed with
 // their setting. Nothing is deleted for an orphan whose prune is preview or false.
 import type { TargetConfig } from "../config/schema.ts";
+import type { SkippedDocument } from "../desired/extract-objects.ts";
 import type { ResourceIndex } from "../live/discovery.ts";
 import type { KubeClient } from "../live/kube-client.ts";
 import type { ObjectRecord } from "../model/change-set.ts";
@@ -19,9 +20,16 @@ export async function pruneTargetOrphans(params: {
   /** The objects the target declares: an empty render never prunes, and what they use stays. */
   desired: KubeObject[];
   orphans: KubeObject[];
+  /** Documents the render skipped: while there is one, nothing is pruned. */
+  skippedDocuments: readonly SkippedDocument[];
 }): Promise<ObjectRecord[]> {
   const { client, index, target } = params;
-  const plan = planTargetPrune({ orphans: params.orphans, desired: params.desired, target });
+  const plan = planTargetPrune({
+    orphans: params.orphans,
+    desired: params.desired,
+    target,
+    skippedDocuments: params.skippedDocuments,
+  });
   const deleted = await pruneOrphans({
     client,
     index,

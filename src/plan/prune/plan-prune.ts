@@ -4,16 +4,21 @@
 // Guards, strongest first (the first that holds is the reason given):
 //   1. prune was asked for (--prune);
 //   2. the tracking selector names the target's objects (has a k=v or k requirement);
-//   3. the render is not empty: an empty render looks like "delete everything";
-//   4. the object carries the tracking label;
-//   5. it is not opted out (labels, annotations, or a rule of the target with prune false or preview);
-//   6. it is not in use by the target (a Namespace its objects live in, a CRD of its custom resources);
-//   7. Namespaces and CRDs only with --force-prune: deleting one deletes everything in it;
-//   8. at most maxPrunePercent of the tracked objects (desired + orphans) at once, unless --force-prune.
+//   3. the render skipped no document: a typo (`metdata:`) drops the document that
+//      declares an object, which then looks like an orphan; never overridden, not even by --force-prune;
+//   4. the render is not empty: an empty render looks like "delete everything";
+//   5. the object carries the tracking label;
+//   6. it is not opted out (labels, annotations, or a rule of the target with prune false or preview);
+//   7. it is not in use by the target (a Namespace its objects live in, a CRD of its custom resources);
+//   8. Namespaces and CRDs only with --force-prune: deleting one deletes everything in it;
+//   9. at most maxPrunePercent of the tracked objects (desired + orphans) at once, unless --force-prune.
+//      Objects a controller owns (a Deployment's ReplicaSets) are neither orphans nor counted here:
+//      the scan leaves them out (drift/orphan-pairings.ts), so a label on pod templates cannot dilute the share.
 
 import { matchesSelector } from "../../config/matches-selector.ts";
 import { parseLabelSelector } from "../../config/parse-label-selector.ts";
 import type { ObjectRule } from "../../config/schema.ts";
+import type { SkippedDocument } from "../../desired/extract-objects.ts";
 import type { ObjectRecord, PruneGuard } from "../../model/change-set.ts";
 import { groupOf } from "../../model/object-key.ts";
 import { refOf } from "../../model/ref-of.ts";
@@ -37,6 +42,8 @@ export function planPrune(params: {
   force: boolean;
   maxPrunePercent: number;
   rules: ObjectRule[];
+  /** Documents the render skipped (or could not read): while there is one, nothing is pruned. */
+  skippedDocuments: readonly SkippedDocument[];
 }): PrunePlan {
   const { orphans, desired, selector } = params;
   const skipped: ObjectRecord[] = [];
@@ -52,6 +59,8 @@ export function planPrune(params: {
   if (!requirements.some((r) => r.operator === "=" || r.operator === "exists")) {
     return skipAll("selector", `the tracking selector "${selector}" names no label the target's objects carry`);
   }
+  const firstSkipped = params.skippedDocuments[0];
+  if (firstSkipped) return skipAll("skipped-documents", skippedReason(firstSkipped, params.skippedDocuments.length));
   if (desired.length === 0) {
     return skipAll("empty-render", "the target rendered no objects, and an empty render never prunes");
   }
@@ -104,4 +113,11 @@ export function planPrune(params: {
     .sort((a, b) => applyStage(b.object) - applyStage(a.object) || a.order - b.order)
     .map((c) => c.object);
   return { deletions, skipped };
+}
+
+/** Why a skipped document holds every prune back, naming the first one. */
+function skippedReason(first: SkippedDocument & { line?: number }, count: number): string {
+  const where = first.line ? `${first.file}:${first.line}` : `${first.file} document ${first.document + 1}`;
+  const more = count > 1 ? ` and ${count - 1} more document${count > 2 ? "s" : ""}` : "";
+  return `the render skipped ${where}${more} (${first.reason}); a target with a skipped document never prunes, as the object it should declare would look like an orphan`;
 }

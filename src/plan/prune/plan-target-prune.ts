@@ -4,6 +4,7 @@
 // lists them on purpose, false leaves them running untracked). The app's heal
 // and the PR preview decide the same way, so a preview says what a heal would do.
 import type { TargetConfig } from "../../config/schema.ts";
+import type { SkippedDocument } from "../../desired/extract-objects.ts";
 import type { ObjectRecord } from "../../model/change-set.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
@@ -14,6 +15,8 @@ export function planTargetPrune(params: {
   orphans: KubeObject[];
   desired: KubeObject[];
   target: TargetConfig;
+  /** Documents the render skipped: while there is one, nothing is pruned. */
+  skippedDocuments: readonly SkippedDocument[];
 }): PrunePlan {
   const { target } = params;
   const settingOf = (o: KubeObject) => objectRulePrune(target.rules, o)?.prune ?? target.prune;
@@ -35,6 +38,7 @@ export function planTargetPrune(params: {
     force: false,
     maxPrunePercent: target.maxPrunePercent,
     rules: target.rules,
+    skippedDocuments: params.skippedDocuments,
   });
   return { deletions: plan.deletions, skipped: [...plan.skipped, ...listed] };
 }

@@ -7,6 +7,7 @@
 // resources of a CRD the dry run only checked cannot be checked themselves
 // (their kind is not served yet) and are recorded as the real run would.
 
+import type { IgnoreRule, Jq } from "../../drift/ignore-rules.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import { mapLimit } from "../../live/map-limit.ts";
@@ -30,6 +31,9 @@ export async function applyPlan(params: {
   dryRun: boolean;
   wait: WaitMode;
   deadline: number;
+  /** Rules whose fields keep their live values on objects that exist: respectedIgnoreRules(target). */
+  ignoreRules: IgnoreRule[];
+  jq: Jq;
 }): Promise<{ entries: AppliedEntry[]; index: ResourceIndex }> {
   const { client, dryRun } = params;
   let index = params.index;
@@ -59,6 +63,8 @@ export async function applyPlan(params: {
       isHuman: params.isHuman,
       dryRun,
       time,
+      ignoreRules: params.ignoreRules,
+      jq: params.jq,
     });
     return { planned, record, ...(applied ? { applied } : {}) };
   };

@@ -202,7 +202,8 @@ async function dryRunCreate(
 /** The target's live objects head no longer declares, with what the merge does to each. */
 function prunePreview(scan: ScanResult, target: TargetConfig): PrunePreview[] {
   const orphans = scan.pairings.flatMap((p) => (!p.desired && p.live ? [p.live] : []));
-  const plan = planTargetPrune({ orphans, desired: scan.desired.map((d) => d.object), target });
+  const desired = scan.desired.map((d) => d.object);
+  const plan = planTargetPrune({ orphans, desired, target, skippedDocuments: scan.skipped });
   return [
     ...plan.deletions.map((o): PrunePreview => ({ ...refOf(o), action: "delete" })),
     ...plan.skipped.map(pruneEntry),

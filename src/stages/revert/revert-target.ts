@@ -14,6 +14,7 @@
 // stands after the applies. `all` waits for every applied object, bounded by the
 // target's timeout, and then a timeout or failure makes the revert incomplete; `none`
 // waits only where order demands it (a CRD whose custom resources follow).
+
 import type { KubeConfig } from "@kubernetes/client-node";
 import { comparePolicy } from "../../drift/compare-policy.ts";
 import { loadJq } from "../../drift/jq.ts";
@@ -21,6 +22,7 @@ import type { PropagationPolicy } from "../../live/delete-object.ts";
 import { type Action, actions, type ObjectRecord, type RevertResult, type WaitMode } from "../../model/change-set.ts";
 import { planPrune } from "../../plan/prune/plan-prune.ts";
 import { planRevert } from "../../plan/revert/plan-revert.ts";
+import { respectedIgnoreRules } from "../../plan/revert/respect-ignored.ts";
 import { checkHealth } from "../../remediate/health/check-health.ts";
 import { pruneOrphans } from "../../remediate/prune/prune-orphans.ts";
 import { applyPlan } from "../../remediate/revert/apply-plan.ts";
@@ -62,6 +64,8 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
     dryRun,
     wait: params.wait,
     deadline,
+    ignoreRules: respectedIgnoreRules(target),
+    jq: scan.policy.jq,
   });
 
   // 4. Prune.
@@ -73,6 +77,7 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
     force: params.forcePrune,
     maxPrunePercent: target.maxPrunePercent,
     rules: target.rules,
+    skippedDocuments: scan.skipped,
   });
   const deleted = await pruneOrphans({
     client,

@@ -18,6 +18,7 @@ import { buildReport, type Pairing } from "../../drift/build-report.ts";
 import { type ComparePolicy, compareObject } from "../../drift/compare-object.ts";
 import { comparePolicy } from "../../drift/compare-policy.ts";
 import { loadJq } from "../../drift/jq.ts";
+import { orphanPairings } from "../../drift/orphan-pairings.ts";
 import { ClusterSession } from "../../live/cluster-session.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import { desiredKey, resolveDesired } from "../../live/fetch-live.ts";
@@ -124,7 +125,7 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
   });
 
   const declared = new Set(desired.map((d) => keyString(objectKey(d.object))));
-  for (const [key, object] of tracked.objects) if (!declared.has(key)) pairings.push({ live: object });
+  pairings.push(...orphanPairings({ tracked: tracked.objects, declared }));
 
   const report = buildReport({ target: target.name, revision, pairings, problems });
   report.stats = {

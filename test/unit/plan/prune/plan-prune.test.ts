@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ObjectRule } from "../../../../src/config/schema.ts";
+import { targetSchema } from "../../../../src/config/target-schema.ts";
+import type { SkippedDocument } from "../../../../src/desired/extract-objects.ts";
 import type { KubeObject } from "../../../../src/model/types.ts";
 import { planPrune } from "../../../../src/plan/prune/plan-prune.ts";
+import { planTargetPrune } from "../../../../src/plan/prune/plan-target-prune.ts";
 import { pruneOptOut } from "../../../../src/plan/prune/prune-opt-out.ts";
 
 const selector = "undrift.dev/target=shop";
@@ -23,7 +26,13 @@ const desired = Array.from({ length: 9 }, (_, i) => object("ConfigMap", `kept-${
 
 function plan(
   orphans: KubeObject[],
-  options: { force?: boolean; requested?: boolean; rules?: ObjectRule[]; desired?: KubeObject[] } = {},
+  options: {
+    force?: boolean;
+    requested?: boolean;
+    rules?: ObjectRule[];
+    desired?: KubeObject[];
+    skippedDocuments?: SkippedDocument[];
+  } = {},
 ) {
   return planPrune({
     orphans,
@@ -33,6 +42,7 @@ function plan(
     force: options.force ?? false,
     maxPrunePercent: 30,
     rules: options.rules ?? [],
+    skippedDocuments: options.skippedDocuments ?? [],
   });
 }
 
@@ -172,8 +182,35 @@ describe("which orphans a prune deletes", () => {
       force: true,
       maxPrunePercent: 100,
       rules: [],
+      skippedDocuments: [],
     });
     expect(guards(p)).toEqual([["a", "selector"]]);
+  });
+
+  it("prunes nothing while the render skipped a document, even with --force-prune, naming the first one", () => {
+    const skippedDocuments = [
+      { file: "apps/shop/web.yaml", document: 1, reason: "Deployment has no metadata.name" },
+      { file: "apps/shop/old.yaml", document: 0, reason: "not a Kubernetes object: no string apiVersion and kind" },
+    ];
+    const p = plan([object("ConfigMap", "web-config"), object("Namespace", "old-ns")], {
+      force: true,
+      skippedDocuments,
+    });
+    expect(p.deletions).toEqual([]);
+    expect(guards(p)).toEqual([
+      ["web-config", "skipped-documents"],
+      ["old-ns", "skipped-documents"],
+    ]);
+    expect(p.skipped[0]?.reason).toBe(
+      "the render skipped apps/shop/web.yaml document 2 and 1 more document (Deployment has no metadata.name); " +
+        "a target with a skipped document never prunes, as the object it should declare would look like an orphan",
+    );
+  });
+
+  it("names the file and line of a skipped document when the render knows the line", () => {
+    const skippedDocuments = [{ file: "apps/shop/web.yaml", document: 1, line: 12, reason: "no metadata.name" }];
+    const p = plan([object("ConfigMap", "web-config")], { skippedDocuments });
+    expect(p.skipped[0]?.reason).toMatch(/^the render skipped apps\/shop\/web.yaml:12 \(no metadata.name\); /);
   });
 });
 
@@ -192,5 +229,21 @@ describe("prune opt-outs", () => {
         }),
       ),
     ).toBeUndefined();
+  });
+});
+
+describe("a target's own prune (heal, a merged revert pull request, a preview)", () => {
+  it("refuses every orphan its prune would delete while the render skipped a document", () => {
+    const target = targetSchema.parse({ name: "shop", cluster: "prod-eu", path: "apps/shop", prune: true });
+    const skippedDocuments = [{ file: "apps/shop/notes.yaml", document: 0, reason: "not a Kubernetes object" }];
+    const p = planTargetPrune({ orphans: [object("ConfigMap", "old")], desired, target, skippedDocuments });
+    expect(p.deletions).toEqual([]);
+    expect(p.skipped.map((s) => [s.name, s.guard])).toEqual([["old", "skipped-documents"]]);
+    expect(p.skipped[0]?.reason).toMatch(
+      /^the render skipped apps\/shop\/notes.yaml document 1 \(not a Kubernetes object\); /,
+    );
+    expect(
+      planTargetPrune({ orphans: [object("ConfigMap", "old")], desired, target, skippedDocuments: [] }).deletions,
+    ).toHaveLength(1);
   });
 });
