@@ -65,7 +65,8 @@ export async function renderHelm({
   const skipped: SkippedDocument[] = [];
   const documentOf = helmDocumentIndex(repoDir);
   for (const { file, text } of await splitHelmOutput({ output, repoDir, targetPath, chartFile })) {
-    for (const { value } of parseRendered({ file, text })) {
+    for (const parsed of parseRendered({ file, text })) {
+      const { value } = parsed;
       if (value === null) continue;
       const document = await documentOf(file, (value as { kind?: unknown }).kind);
       const hook = (value as { metadata?: { annotations?: Record<string, unknown> } }).metadata?.annotations?.[
@@ -76,7 +77,14 @@ export async function renderHelm({
         skipped.push({ file, document, reason: `helm hook (${String(hook)}): run by helm, not kept in the cluster` });
         continue;
       }
-      const found = extractObjects({ value, source: { file, document } });
+      // Lines count in the rendered document, as helm's own YAML errors do.
+      const found = extractObjects({
+        documents: [parsed],
+        file,
+        label: `${file} (rendered)`,
+        rendered: true,
+        documentIndex: () => document,
+      });
       objects.push(...found.objects);
       skipped.push(...found.skipped);
     }
