@@ -10,6 +10,7 @@ import {
   modeSchema,
   pruneSchema,
 } from "./field-schemas.ts";
+import { jqPathProblem } from "./jq-runner.ts";
 import { normalizeRepoPath } from "./normalize-repo-path.ts";
 import { parseDuration } from "./parse-duration.ts";
 import { LabelSelectorError, parseLabelSelector } from "./parse-label-selector.ts";
@@ -170,6 +171,14 @@ export const targetSchema = targetFields
       } else if (!normalizeRepoPath(posix.join(target.path, file)).ok) {
         ctx.addIssue({ code: "custom", path, message: `"${file}" leaves the repository`, input: file });
       }
+    });
+    // Compiled here, so a typo fails where it is written, not after the cluster has been reached.
+    target.ignoreDifferences.forEach((rule, index) => {
+      rule.jqPathExpressions.forEach((expression, at) => {
+        const message = jqPathProblem(expression);
+        const path = ["ignoreDifferences", index, "jqPathExpressions", at];
+        if (message) ctx.addIssue({ code: "custom", path, message, input: expression });
+      });
     });
   })
   .transform(({ tracking, helm, ...target }) => ({

@@ -158,3 +158,34 @@ describe("readRepoConfig: the working tree", () => {
     expect(error.message).toBe(".github/undrift.yml is a symbolic link to a file outside the repository");
   });
 });
+
+describe("loadConfig: jq expressions", { timeout: 60_000 }, () => {
+  const withJq = (expression: string) =>
+    lines(
+      "targets:",
+      "  - name: a",
+      "    cluster: c",
+      "    path: p",
+      "    ignoreDifferences:",
+      "      - kind: Service",
+      "        jsonPointers: [/spec]",
+      "      - kind: ConfigMap",
+      `        jqPathExpressions: [${JSON.stringify(expression)}]`,
+    );
+
+  it("compiles every jq expression when the config loads, with jq's whole message", () => {
+    expect(messageOf(withJq(".metadata.annotations | "))).toBe(
+      ".github/undrift.yml:9: targets[0].ignoreDifferences[1].jqPathExpressions[0]: jq: syntax error, unexpected ')' at <top-level>, line 1; 1 compile error",
+    );
+  });
+
+  it("refuses an expression that never ends, within its time bound", () => {
+    const started = Date.now();
+    expect(messageOf(withJq("(.data|until(false;.))"))).toBe(
+      ".github/undrift.yml:9: targets[0].ignoreDifferences[1].jqPathExpressions[0]: jq: did not finish within 1s on an empty input; an endless loop?",
+    );
+    expect(Date.now() - started).toBeLessThan(20_000);
+    // The thread is replaced: the next evaluation works.
+    expect(loadConfig(withJq(".data.a")).targets[0]?.ignoreDifferences[1]?.jqPathExpressions).toEqual([".data.a"]);
+  });
+});
