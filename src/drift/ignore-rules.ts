@@ -3,6 +3,7 @@
 // WebAssembly) or by the managers that own them. Ignored fields are removed from
 // both sides before comparing, as Argo CD's normalizer does.
 
+import { JqTimeoutError } from "../config/jq-runner.ts";
 import type { KubeObject } from "../model/types.ts";
 import { removePath, removePointer, removeSegments } from "./edit-object.ts";
 import type { Ownership } from "./managed-fields.ts";
@@ -78,7 +79,14 @@ export function stripIgnored(params: {
         let paths: Array<Array<string | number>> = [];
         try {
           paths = jq.paths(object, expression);
-        } catch {
+        } catch (error) {
+          // An endless filter fails the scan, naming the object: it would time out on every object alike.
+          if (error instanceof JqTimeoutError) {
+            const { kind, metadata } = object;
+            const ref = [kind, metadata.namespace, metadata.name].filter(Boolean).join("/");
+            const message = `${error.file}: ignoreDifferences: jqPathExpressions: ${JSON.stringify(expression)}: ${error.message} on ${ref}`;
+            throw new JqTimeoutError(message, { file: error.file, cause: error });
+          }
           // As in Argo CD: an expression that fails on this object (say, on a missing field) ignores nothing here.
         }
         // Remove deepest first so list indices stay valid.
