@@ -25,11 +25,13 @@ import type { KubeClient } from "../../live/kube-client.ts";
 import { mapLimit } from "../../live/map-limit.ts";
 import { groupOf, keyString, objectKey } from "../../model/object-key.ts";
 import type { DesiredObject, DriftReport, ScanProblem } from "../../model/types.ts";
+import { UndriftError } from "../../model/undrift-error.ts";
 import { confirmDrift } from "./confirm-drift.ts";
 
 /** A target name the config does not have. */
-export class UnknownTargetError extends Error {
+export class UnknownTargetError extends UndriftError {
   override name = "UnknownTargetError";
+  readonly permanent = true;
 }
 
 export function pickTarget(config: RepoConfig, name: string): TargetConfig {
