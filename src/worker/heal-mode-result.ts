@@ -20,33 +20,22 @@ export function healModeResult(params: {
   const managersOf = (list: Array<{ manager?: string }>) => [
     ...new Set(list.flatMap((f) => (f.manager ? [f.manager] : []))),
   ];
+  // One audit entry about one object and the fields concerned, with who had changed them.
+  const entry = (event: string, summary: string, object: HealedObject["object"], fields: HealedObject["fields"]) => ({
+    event,
+    summary,
+    objects: [objectLabel(refOf(object))],
+    fields: fieldsOf(object, fields),
+    managers: managersOf(fields),
+  });
   const done: ModeResult["done"] = [];
-  for (const h of ok) {
-    done.push({
-      event: "heal",
-      summary: `healed ${objectLabel(refOf(h.object))}`,
-      objects: [objectLabel(refOf(h.object))],
-      fields: fieldsOf(h.object, h.fields),
-      managers: managersOf(h.fields),
-    });
-  }
+  for (const h of ok) done.push(entry("heal", `healed ${objectLabel(refOf(h.object))}`, h.object, h.fields));
   for (const h of failed) {
-    done.push({
-      event: "heal-failed",
-      summary: `could not heal ${objectLabel(refOf(h.object))}`,
-      objects: [objectLabel(refOf(h.object))],
-      fields: fieldsOf(h.object, h.fields),
-      managers: managersOf(h.fields),
-    });
+    done.push(entry("heal-failed", `could not heal ${objectLabel(refOf(h.object))}`, h.object, h.fields));
   }
   for (const f of fought) {
-    done.push({
-      event: "heal-stopped",
-      summary: `stopped healing ${f.fields.map((x) => x.path).join(", ")} of ${objectLabel(refOf(f.object))}`,
-      objects: [objectLabel(refOf(f.object))],
-      fields: fieldsOf(f.object, f.fields),
-      managers: managersOf(f.fields),
-    });
+    const paths = f.fields.map((x) => x.path).join(", ");
+    done.push(entry("heal-stopped", `stopped healing ${paths} of ${objectLabel(refOf(f.object))}`, f.object, f.fields));
   }
   const deleted = pruned.filter((r) => r.action === "deleted");
   const kept = pruned.filter((r) => r.action !== "deleted");
