@@ -4,17 +4,20 @@
 
 import { describeKey, groupOf, keyString, objectKey } from "../model/object-key.ts";
 import type { DesiredObject, KubeObject, Source } from "../model/types.ts";
+import { UndriftError } from "../model/undrift-error.ts";
 
 export type Scope = "Namespaced" | "Cluster";
 
 /** A kind neither the cluster serves nor a CustomResourceDefinition of the target defines. */
-export class UnknownKindError extends Error {
+export class UnknownKindError extends UndriftError {
   override name = "UnknownKindError";
+  readonly permanent = true;
 }
 
 /** Two rendered objects with one identity; applying both would make the second silently win. */
-export class DuplicateObjectError extends Error {
+export class DuplicateObjectError extends UndriftError {
   override name = "DuplicateObjectError";
+  readonly permanent = true;
 }
 
 /** Copies of `objects` with namespaces settled and the tracking label set; throws on unknown kinds and duplicates. */

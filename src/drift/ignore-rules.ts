@@ -5,6 +5,7 @@
 
 import { JqTimeoutError } from "../config/jq-runner.ts";
 import type { KubeObject } from "../model/types.ts";
+import { UndriftError } from "../model/undrift-error.ts";
 import { removePath, removePointer, removeSegments } from "./edit-object.ts";
 import type { Ownership } from "./managed-fields.ts";
 
@@ -23,8 +24,9 @@ export interface Jq {
   paths(value: unknown, expression: string): Array<Array<string | number>>;
 }
 
-export class IgnoreRuleError extends Error {
+export class IgnoreRuleError extends UndriftError {
   override name = "IgnoreRuleError";
+  readonly permanent = true;
 }
 
 // An omitted selector or "*" matches anything: `- kind: Service` needs no group, and a rule with no kind applies to every object.

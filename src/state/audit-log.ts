@@ -9,6 +9,7 @@
 //   const records = await readAudit({ redis, repo: "acme/gitops", since: parseSince("24h") });
 import type { Redis } from "ioredis";
 import { z } from "zod";
+import { UndriftError } from "../model/undrift-error.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 
 /** The stream's key. */
@@ -50,8 +51,10 @@ export type AuditEntry = z.output<typeof auditEntrySchema>;
 export type AuditRecord = AuditEntry & { id: string; time: string };
 
 /** An entry that cannot be written, or one read back that is not an audit entry. */
-export class AuditEntryError extends Error {
+export class AuditEntryError extends UndriftError {
   override name = "AuditEntryError";
+  // Retried, as before the flag: a write that added nothing may add next time.
+  readonly permanent = false;
 }
 
 const LIST_FIELDS = ["objects", "fields", "managers"] as const;

@@ -1,58 +1,34 @@
 // The worker's side of a merged revert pull request (a `scan` job with reason
 // `merge`, its revision the merge commit):
 //   0. the job's cluster checked against the registry (refused: nothing is read)
-//   1. the snapshot of the merge commit, its config and target
-//   2. the record file the pull request added (.undrift/revert/<target>.yaml)
-//   3. a new scan, on Git as merged
-//   4. per object: what the record approved and the scan still finds exactly
-//      so is applied, through the CLI's revert (planRevert + applyPlan, the
-//      plan cut to the approved objects); changed or new drift is held back
-//   5. the orphans the record approved, pruned when the target's `prune` (or
+//   1. the target resolved once (resolve-merge-target.ts): the snapshot of the
+//      merge commit, its config and target, the record file the pull request
+//      added (.undrift/revert/<target>.yaml), the cluster's kubeconfig
+//   2. a new scan, on Git as merged
+//   3. per object: what the record approved and the scan still finds exactly
+//      so is applied (apply-approved-drift.ts); changed or new drift is held back
+//   4. the orphans the record approved, pruned when the target's `prune` (or
 //      the object's rule) is true and every guard of planPrune lets them go;
 //      never forced, and each read again before it is deleted
-//   6. the health of the applied objects, judged once
-//   7. one comment on the pull request (found again by its marker), an audit entry
+//   5. the health of the applied objects, judged once
+//   6. one comment on the pull request (found again by its marker), an audit entry
 // A record that is missing or names another cluster applies nothing, and says so.
-
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { clusterFor } from "../config/cluster-registry.ts";
-import { downloadSnapshot } from "../github/download-snapshot.ts";
-import {
-  ensureRevertMergeComment,
-  type RevertMergeOutcome,
-  revertMergeComment,
-} from "../github/revert-merge-comment.ts";
-import { loadKubeconfig } from "../live/load-kubeconfig.ts";
+import type { RevertMergeOutcome } from "../github/revert-merge-comment.ts";
+import { ClusterSession } from "../live/cluster-session.ts";
 import { keyString, objectKey } from "../model/object-key.ts";
 import { objectLabel } from "../model/object-label.ts";
-import { approvedDrift } from "../plan/approved-drift.ts";
-import { modeShares } from "../plan/mode-shares.ts";
-import { planRevert } from "../plan/revert/plan-revert.ts";
-import { respectedIgnoreRules } from "../plan/revert/respect-ignored.ts";
-import { parseRevertRecord, type RevertRecord, revertRecordPath } from "../plan/revert/revert-record.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
-import { applyPlan } from "../remediate/revert/apply-plan.ts";
 import { recordHealth } from "../remediate/revert/record-health.ts";
-import { runScan } from "../stages/scan/scan-target.ts";
-import { lastValidConfig } from "../state/last-valid-config.ts";
-import { recordAudit } from "../state/record-audit.ts";
+import { scanResolvedTarget } from "../stages/scan/scan-target.ts";
+import { applyApprovedDrift } from "./apply-approved-drift.ts";
+import { finishRevertMerge, type RevertMergeResult, refusedMerge } from "./finish-revert-merge.ts";
 import { pruneTargetOrphans } from "./prune-target-orphans.ts";
-import { readSnapshotConfig } from "./read-snapshot-config.ts";
+import { resolveMergeTarget } from "./resolve-merge-target.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
-/** What a merge job did, kept as its result: names only, never values. */
-export interface RevertMergeResult {
-  outcome: "applied" | "refused";
-  revision: string;
-  pullRequest: number;
-  /** `configured <object>`, `deleted <object>`: what was applied or pruned. */
-  applied: string[];
-  /** Objects held back, and orphans not pruned. */
-  skipped: string[];
-  actions: string[];
-}
+export type { RevertMergeResult } from "./finish-revert-merge.ts";
 
 export async function processRevertMerge(params: {
   deps: WorkerDeps;
@@ -60,9 +36,7 @@ export async function processRevertMerge(params: {
   context: ScanContext;
 }): Promise<RevertMergeResult> {
   const { deps, job, context } = params;
-  const { queues, log } = deps;
   const { signal } = context;
-  const [owner = "", repo = ""] = job.repo.split("/");
   const pullNumber = job.pullRequest;
   const revision = job.revision;
   if (pullNumber === undefined || revision === undefined)
@@ -71,123 +45,25 @@ export async function processRevertMerge(params: {
   // 0. A cluster the registry does not let this repository use is refused before anything is read.
   clusterFor(deps.registry, job.cluster, job.repo);
   const octokit = await deps.probot.auth(job.installationId);
-  const finish = async (outcome: RevertMergeOutcome): Promise<RevertMergeResult> => {
-    const comment = await ensureRevertMergeComment({
-      octokit,
-      owner,
-      repo,
-      pullNumber,
-      target: job.target,
-      body: revertMergeComment(outcome),
-    });
-    const deleted = outcome.pruned.filter((r) => r.action === "deleted");
-    const applied = [...outcome.applied, ...deleted].map((r) => `${r.action} ${objectLabel(r)}`);
-    const skipped = [
-      ...outcome.held.map((h) => objectLabel(h.object)),
-      ...outcome.pruned.filter((r) => r.action !== "deleted").map(objectLabel),
-    ];
-    await recordAudit({
-      queues,
-      log,
-      entry: {
-        repo: job.repo,
-        target: job.target,
-        actor: "undrift",
-        event: outcome.refused ? "revert-refused" : "revert-applied",
-        cluster: job.cluster,
-        revision,
-        outcome: outcome.refused ?? `pull request #${pullNumber}: ${applied.length} applied, ${skipped.length} skipped`,
-        objects: [...applied, ...skipped],
-        ...(comment.url ? { url: comment.url } : {}),
-      },
-    });
-    return {
-      outcome: outcome.refused ? "refused" : "applied",
-      revision,
-      pullRequest: pullNumber,
-      applied,
-      skipped,
-      actions: comment.action === "unchanged" ? [] : [`${comment.action} comment on pull request #${pullNumber}`],
-    };
-  };
-  const refuse = (why: string) =>
-    finish({
-      target: job.target,
-      cluster: job.cluster,
-      revision,
-      applied: [],
-      pruned: [],
-      held: [],
-      settled: [],
-      refused: why,
-    });
+  const finish = (outcome: RevertMergeOutcome) =>
+    finishRevertMerge({ deps, job, octokit, pullNumber, revision, outcome });
 
-  // 1. Git as merged: its config and the target.
-  const snapshot = await downloadSnapshot({ octokit, owner, repo, sha: revision, cacheDir: deps.snapshotDir });
-  const read = await readSnapshotConfig({
-    dir: snapshot.dir,
-    octokit,
-    owner,
-    repo,
-    sha: revision,
-    lastValid: () => lastValidConfig({ redis: queues.connection, prefix: queues.prefix }).get(job.repo),
-  });
-  if (!read || read.invalid)
-    return refuse("the config (`.github/undrift.yml` or `.yaml`) at the merge commit is missing or invalid.");
-  const target = read.config.targets.find((t) => t.name === job.target);
-  if (!target) return refuse("the target is no longer in the repository's config.");
-  if (target.cluster !== job.cluster)
-    return refuse(`the target now names cluster \`${target.cluster}\`, not the one the record was made for.`);
-
-  // 2. The record the pull request added.
-  const file = revertRecordPath(target.name);
-  let record: RevertRecord;
-  try {
-    record = parseRevertRecord({ text: await readFile(join(snapshot.dir, file), "utf8"), file });
-  } catch (error) {
-    return refuse(`the record \`${file}\` could not be read at the merge commit: ${(error as Error).message}`);
-  }
-  if (record.target !== target.name || record.cluster !== target.cluster)
-    return refuse(`the record \`${file}\` is for target \`${record.target}\` on cluster \`${record.cluster}\`.`);
+  // 1. The target, the record and the cluster, resolved once from Git as merged.
+  const found = await resolveMergeTarget({ deps, job, octokit, revision });
+  if ("refused" in found) return finish(refusedMerge(job, revision, found.refused));
+  const { repoDir, config, target, record, kubeConfig } = found.resolved;
   signal.throwIfAborted();
 
-  // 3. The scan, on Git as merged.
-  const entry = clusterFor(deps.registry, target.cluster, job.repo);
-  const kubeConfig = loadKubeconfig(entry);
-  // The snapshot has no .git: the scan is told the commit it rendered.
-  const scan = await runScan({
-    repoDir: snapshot.dir,
-    targetName: target.name,
-    kubeConfig,
-    config: read.config,
-    revision,
-  });
+  // 2. The scan, on Git as merged; the snapshot has no .git, so the scan is told the commit it rendered.
+  const session = new ClusterSession(kubeConfig);
+  const scan = await scanResolvedTarget({ repoDir, config, target, session, revision });
   signal.throwIfAborted();
 
-  // 4. Only what the record approved and the scan still finds so; objects rules give another mode are not revert's.
-  const share = modeShares(scan).find((s) => s.mode === "revert")?.scan ?? scan;
-  const drift = approvedDrift({ record, report: share.report, cluster: target.cluster });
-  const plan = planRevert({ desired: scan.desired, pairings: scan.pairings });
-  const objects = plan.objects.filter(
-    (p) =>
-      (p.status === "drifted" || p.status === "missing") && drift.apply.has(keyString(objectKey(p.desired.object))),
-  );
+  // 3. Only what the record approved and the scan still finds so.
   const deadline = Date.now() + target.timeoutMs;
-  const { entries, index } = await applyPlan({
-    client: scan.client,
-    index: scan.index,
-    objects,
-    fieldManager: target.fieldManager,
-    force: target.force,
-    isHuman: (manager) => scan.policy.isHuman(manager),
-    dryRun: false,
-    wait: "dependencies",
-    ignoreRules: respectedIgnoreRules(target),
-    jq: scan.policy.jq,
-    deadline,
-  });
+  const { drift, plan, entries, index } = await applyApprovedDrift({ scan, record, target, deadline });
 
-  // 5. The approved orphans: the target's prune decides, with every guard; the app never forces.
+  // 4. The approved orphans: the target's prune decides, with every guard; the app never forces.
   const pruned = await pruneTargetOrphans({
     client: scan.client,
     index,
@@ -197,11 +73,11 @@ export async function processRevertMerge(params: {
     orphans: plan.orphans.filter((o) => drift.prune.has(keyString(objectKey(o)))),
   });
 
-  // 6. Health, as it stands after the applies.
+  // 5. Health, as it stands after the applies.
   const applied = entries.filter((e) => e.applied && !e.record.health);
   await recordHealth({ client: scan.client, index, entries: applied, wait: false, deadline });
 
-  // 7. The comment and the audit entry.
+  // 6. The comment and the audit entry.
   return finish({
     target: target.name,
     cluster: target.cluster,

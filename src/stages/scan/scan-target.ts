@@ -15,22 +15,21 @@ import { renderInWorker } from "../../desired/render-in-worker.ts";
 import type { Renderer, RenderResult } from "../../desired/render-target.ts";
 import { repoRevision } from "../../desired/repo-revision.ts";
 import { buildReport, type Pairing } from "../../drift/build-report.ts";
-import { type ComparePolicy, compareObject } from "../../drift/compare-object.ts";
+import type { ComparePolicy } from "../../drift/compare-object.ts";
 import { comparePolicy } from "../../drift/compare-policy.ts";
 import { loadJq } from "../../drift/jq.ts";
-import { orphanPairings } from "../../drift/orphan-pairings.ts";
 import { ClusterSession } from "../../live/cluster-session.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
-import { desiredKey, resolveDesired } from "../../live/fetch-live.ts";
+import { resolveDesired } from "../../live/fetch-live.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
-import { mapLimit } from "../../live/map-limit.ts";
-import { groupOf, keyString, objectKey } from "../../model/object-key.ts";
 import type { DesiredObject, DriftReport, ScanProblem } from "../../model/types.ts";
-import { confirmDrift } from "./confirm-drift.ts";
+import { UndriftError } from "../../model/undrift-error.ts";
+import { pairObjects } from "./pair-objects.ts";
 
 /** A target name the config does not have. */
-export class UnknownTargetError extends Error {
+export class UnknownTargetError extends UndriftError {
   override name = "UnknownTargetError";
+  readonly permanent = true;
 }
 
 export function pickTarget(config: RepoConfig, name: string): TargetConfig {
@@ -76,14 +75,45 @@ export interface ScanParams {
   session?: ClusterSession;
 }
 
+/** The CLI's entry: the config read and the target picked by name, then the scan of the resolved target. */
 export async function runScan(params: ScanParams): Promise<ScanResult> {
   const started = performance.now();
   const config = params.config ?? (await readRepoConfig(params.repoDir));
   const target = pickTarget(config, params.targetName);
-  // The cluster side starts at once: discovery and the selector LISTs need nothing from Git.
   const session = params.session ?? new ClusterSession(params.kubeConfig);
+  const { rendered, revision } = params;
+  return scanResolvedTarget({
+    repoDir: params.repoDir,
+    config,
+    target,
+    session,
+    started,
+    ...(rendered ? { rendered } : {}),
+    ...(revision !== undefined ? { revision } : {}),
+  });
+}
+
+/** A job's entry: its target resolved once, at the top of its pipeline, and scanned on the session it holds. */
+export interface ResolvedScanParams {
+  repoDir: string;
+  config: RepoConfig;
+  target: TargetConfig;
+  /** Discovery and LISTs shared with the other scans of this cluster; the session holds the kubeconfig. */
+  session: ClusterSession;
+  /** The target already rendered from `repoDir`. */
+  rendered?: RenderResult;
+  /** The revision to report, when `repoDir` is not a checkout of it (an extracted snapshot). */
+  revision?: string;
+  /** When the scan began (performance.now()), for its duration; now by default. */
+  started?: number;
+}
+
+export async function scanResolvedTarget(params: ResolvedScanParams): Promise<ScanResult> {
+  const started = params.started ?? performance.now();
+  const { config, target, session } = params;
   const { client } = session;
   const requestsBefore = client.requests;
+  // 1. The cluster side starts at once: discovery and the selector LISTs need nothing from Git.
   const cluster = Promise.all([session.discover(), session.listTracked(target.tracking.selector)]);
   const [rendered, revision, jq, [index, tracked]] = await Promise.all([
     params.rendered ?? renderInWorker({ repoDir: params.repoDir, target }),
@@ -91,6 +121,7 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
     loadJq(),
     cluster,
   ]);
+  // 2. Namespaces and tracking labels settled by the cluster's kinds; the live objects looked up.
   const policy = comparePolicy(target, jq);
   const desired = finalizeDesired({
     objects: rendered.objects,
@@ -101,32 +132,10 @@ export async function runScan(params: ScanParams): Promise<ScanResult> {
   const live = await resolveDesired({ client, index, desired, tracked, selector: target.tracking.selector });
   const problems: ScanProblem[] = [...live.problems];
 
-  // Local pass first: an object it finds in sync costs nothing more.
-  const pairings: Pairing[] = [];
-  const toConfirm: Pairing[] = [];
-  for (const d of desired) {
-    const key = desiredKey(d.object);
-    if (live.unknown.has(key)) continue;
-    const object = live.byDesired.get(key);
-    if (!object) {
-      pairings.push({ desired: d });
-      continue;
-    }
-    const group = groupOf(d.object.apiVersion);
-    const comparison = compareObject({ desired: d.object, live: object, group, policy });
-    const pairing: Pairing = { desired: d, live: object, comparison };
-    pairings.push(pairing);
-    if (comparison.needsDryRun || comparison.needsDefaults) toConfirm.push(pairing);
-  }
-  let dryRuns = 0;
-  await mapLimit(toConfirm, 8, async (pairing) => {
-    const result = await confirmDrift({ pairing, session, index, fieldManager: target.fieldManager, policy, problems });
-    dryRuns += result.dryRuns;
-  });
+  // 3. Compared locally, candidates confirmed by dry-run.
+  const { pairings, dryRuns } = await pairObjects({ desired, live, tracked, session, index, target, policy, problems });
 
-  const declared = new Set(desired.map((d) => keyString(objectKey(d.object))));
-  pairings.push(...orphanPairings({ tracked: tracked.objects, declared }));
-
+  // 4. The report.
   const report = buildReport({ target: target.name, revision, pairings, problems });
   report.stats = {
     objects: desired.length,

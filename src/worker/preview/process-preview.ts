@@ -17,22 +17,18 @@
 // to the processor, which retries the transient ones (an unreachable cluster)
 // and then reports them (report-preview-failure.ts).
 import { clusterFor } from "../../config/cluster-registry.ts";
-import { ConfigError } from "../../config/config-error.ts";
 import { RenderCache } from "../../desired/render-cache.ts";
 import { withConditionalGets } from "../../github/conditional-gets.ts";
-import { downloadSnapshot } from "../../github/download-snapshot.ts";
-import { ClusterSession } from "../../live/cluster-session.ts";
 import { loadKubeconfig } from "../../live/load-kubeconfig.ts";
-import type { PreviewReport } from "../../model/preview-report.ts";
 import type { PreviewJob } from "../../queue/jobs.ts";
 import type { ScanContext } from "../../queue/process-job.ts";
 import { changedTargets } from "../../stages/preview/changed-targets.ts";
-import { previewTarget } from "../../stages/preview/preview-target.ts";
 import { previewStore } from "../../state/preview-store.ts";
 import { redisStore } from "../../state/redis-store.ts";
-import { readSnapshotConfig } from "../read-snapshot-config.ts";
 import type { WorkerDeps } from "../worker-deps.ts";
 import { composePreview } from "./compose-preview.ts";
+import { previewChangedTargets } from "./preview-changed-targets.ts";
+import { readPreviewTrees } from "./read-preview-trees.ts";
 
 /** What a preview job did, kept as its result: names and counts, never values. */
 export interface PreviewOutcome {
@@ -52,7 +48,6 @@ export async function processPreview(params: {
   const { deps, job, context } = params;
   const { queues } = deps;
   const { signal } = context;
-  const [owner = "", repo = ""] = job.repo.split("/");
   const store = previewStore({
     redis: queues.connection,
     prefix: queues.prefix,
@@ -68,20 +63,9 @@ export async function processPreview(params: {
 
   // 2. Snapshots and configs.
   const octokit = await deps.probot.auth(job.installationId);
-  const snapshot = (sha: string) => downloadSnapshot({ octokit, owner, repo, sha, cacheDir: deps.snapshotDir });
-  const [headTree, baseTree] = await Promise.all([snapshot(job.head), snapshot(job.base)]);
-  const config = (dir: string, sha: string) =>
-    readSnapshotConfig({ dir, octokit, owner, repo, sha, lastValid: async () => undefined });
-  const headConfig = (await config(headTree.dir, job.head))?.config;
-  if (!headConfig) return { outcome: "no-config", head: job.head, actions: [] };
-  const baseConfig = await config(baseTree.dir, job.base).then(
-    (read) => read?.config,
-    (error: unknown) => {
-      // An invalid base config only loses the comparison with base: every head target then counts as changed.
-      if (error instanceof ConfigError) return undefined;
-      throw error;
-    },
-  );
+  const trees = await readPreviewTrees({ deps, job, octokit });
+  if (!trees) return { outcome: "no-config", head: job.head, actions: [] };
+  const { headConfig, baseConfig } = trees;
   signal.throwIfAborted();
 
   // 3. The targets of this cluster the pull request changes.
@@ -90,37 +74,18 @@ export async function processPreview(params: {
   const renders = new RenderCache();
   const { changed, unchanged } = await changedTargets({
     renders,
-    headDir: headTree.dir,
-    baseDir: baseTree.dir,
+    headDir: trees.headDir,
+    baseDir: trees.baseDir,
     headConfig,
     ...optional("baseConfig", baseConfig),
     targets,
   });
   await store.saveChanged(job.head, job.cluster, changed);
 
-  // 4. A preview of each.
+  // 4. A preview of each, on one cluster session.
   const kubeConfig = loadKubeconfig(entry);
-  // Every changed target of this cluster is previewed on one session: discovery once, one LIST per kind for all.
-  const session = new ClusterSession(kubeConfig, { shareLists: true });
-  const previews: PreviewReport[] = [];
-  for (const targetName of changed) {
-    if (await superseded()) return ended;
-    signal.throwIfAborted();
-    previews.push(
-      await previewTarget({
-        headDir: headTree.dir,
-        baseDir: baseTree.dir,
-        targetName,
-        kubeConfig,
-        session,
-        renders,
-        head: job.head,
-        base: job.base,
-        headConfig,
-        ...optional("baseConfig", baseConfig),
-      }),
-    );
-  }
+  const previews = await previewChangedTargets({ job, trees, changed, renders, kubeConfig, superseded, signal });
+  if (!previews) return ended;
 
   // 5. Stored, then composed with the other clusters' results.
   if (await superseded()) return ended;
