@@ -65,9 +65,17 @@ function httpStatus(error: unknown): number | undefined {
   return typeof status === "number" && status >= 400 && status < 600 ? status : undefined;
 }
 
+// ioredis says a lost Redis connection with a plain Error (no code) or its own
+// MaxRetriesPerRequestError: a Redis restart mid-job, which a retry outlives.
+const REDIS_CONNECTION_LOST = new Set([
+  "Connection is closed.",
+  "Stream isn't writeable and enableOfflineQueue options is false",
+]);
+
 function isNetworkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === "AbortError" || error.name === "TimeoutError") return true;
+  if (error.name === "MaxRetriesPerRequestError" || REDIS_CONNECTION_LOST.has(error.message)) return true;
   const code = (error as { code?: unknown }).code;
   return typeof code === "string" && NETWORK_CODES.has(code);
 }

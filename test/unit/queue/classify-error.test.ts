@@ -77,6 +77,14 @@ describe("classifyError", () => {
     expect(classifyError(new DOMException("The operation timed out.", "TimeoutError"))).toBe("transient");
   });
 
+  it("retries a Redis connection lost mid-job (ioredis's plain error and its retry limit)", () => {
+    const retryLimit = Object.assign(new Error("Reached the max retries per request limit (which is 3)."), {
+      name: "MaxRetriesPerRequestError",
+    });
+    expect(classifyError(new Error("Connection is closed."))).toBe("transient");
+    expect(classifyError(retryLimit)).toBe("transient");
+  });
+
   it("follows the cause of a wrapper to the error that decides", () => {
     expect(classifyError(new RevertError(deployment, "apply failed", { cause: kube(403, "Forbidden") }))).toBe(
       "permanent",
