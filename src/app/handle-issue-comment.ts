@@ -11,13 +11,13 @@
 // `/undrift preview` on a pull request goes to handle-preview-command.ts, under the same write-access rule.
 // Comments from bots are ignored, so no app can set off scans, nor answer our replies.
 import type { ProbotOctokit } from "probot";
-import { readMarker } from "../github/markers.ts";
+import { partitionTargets } from "../config/partition-targets.ts";
+import { loadRepoConfig } from "../github/load-repo-config.ts";
 import { enqueueScan } from "../queue/enqueue-scan.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
+import { readMarker } from "../report/markers.ts";
+import { lastValidConfig } from "../state/last-valid-config.ts";
 import type { AppDeps } from "./app-deps.ts";
-import { lastValidConfig } from "./last-valid-config.ts";
-import { loadRepoConfig } from "./load-repo-config.ts";
-import { partitionTargets } from "./partition-targets.ts";
 import { handlePreviewCommand, PREVIEW_COMMAND } from "./preview/handle-preview-command.ts";
 import { refuseCommand, writeAccess } from "./write-access.ts";
 

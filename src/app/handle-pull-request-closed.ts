@@ -8,13 +8,13 @@
 //   - closed unmerged: nothing is applied, nothing is queued.
 // Branches of forks and other branches are not undrift's.
 import type { ProbotOctokit } from "probot";
+import { partitionTargets } from "../config/partition-targets.ts";
 import { driftBranch } from "../github/find-drift-pr.ts";
+import { loadRepoConfig } from "../github/load-repo-config.ts";
+import { targetKey } from "../model/target-key.ts";
 import { parseJob, SCAN_JOB, scanJobSchema } from "../queue/jobs.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
-import { targetKey } from "../queue/target-key.ts";
 import type { AppDeps } from "./app-deps.ts";
-import { loadRepoConfig } from "./load-repo-config.ts";
-import { partitionTargets } from "./partition-targets.ts";
 
 const REVERT_BRANCH = /^undrift\/revert\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)$/;
 

@@ -8,14 +8,14 @@
 // Pushes to other branches, tags and branch deletions are not undrift's business.
 import type { ProbotOctokit } from "probot";
 import { CONFIG_FILES } from "../config/load-config.ts";
+import { partitionTargets } from "../config/partition-targets.ts";
 import type { TargetConfig } from "../config/schema.ts";
 import type { KeyValueStore } from "../github/key-value-store.ts";
+import { loadRepoConfig } from "../github/load-repo-config.ts";
 import { enqueueScan } from "../queue/enqueue-scan.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import type { AppDeps } from "./app-deps.ts";
 import { changedFiles } from "./changed-files.ts";
-import { loadRepoConfig } from "./load-repo-config.ts";
-import { partitionTargets } from "./partition-targets.ts";
 import { syncRepoSchedulers } from "./sync-repo-schedulers.ts";
 import { targetsUsingChanges } from "./targets-using-changes.ts";
 import { touchesPath } from "./touches-path.ts";

@@ -11,15 +11,15 @@
 //     unschedules nothing and the last valid config stays in force.
 // If the installations themselves cannot be listed, nothing changes at all.
 import type { Probot, ProbotOctokit } from "probot";
+import { partitionTargets } from "../config/partition-targets.ts";
+import { loadRepoConfig } from "../github/load-repo-config.ts";
 import { listScanSchedulers } from "../queue/list-scan-schedulers.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { syncSchedulers } from "../queue/sync-schedulers.ts";
 import type { RepoTargets, SchedulerChanges } from "../queue/upsert-scan-schedulers.ts";
+import { lastValidConfig } from "../state/last-valid-config.ts";
+import { recordAudit } from "../state/record-audit.ts";
 import type { AppDeps } from "./app-deps.ts";
-import { lastValidConfig } from "./last-valid-config.ts";
-import { loadRepoConfig } from "./load-repo-config.ts";
-import { partitionTargets } from "./partition-targets.ts";
-import { recordAudit } from "./record-audit.ts";
 
 /** Who the audit names for what the resync changed. */
 const ACTOR = "undrift (resync at boot)";

@@ -6,20 +6,20 @@
 //   3. valid: targets whose cluster the registry refuses get a failing check
 //      run and no scheduler; the others are upserted (and scanned at once when new or changed)
 import type { ProbotOctokit } from "probot";
+import { type PartitionedTargets, partitionTargets } from "../config/partition-targets.ts";
 import type { RepoConfig } from "../config/schema.ts";
 import { withConditionalGets } from "../github/conditional-gets.ts";
+import { defaultBranchHead } from "../github/default-branch-head.ts";
 import type { KeyValueStore } from "../github/key-value-store.ts";
+import { loadRepoConfig } from "../github/load-repo-config.ts";
+import { postConfigCheck } from "../github/post-config-check.ts";
+import { postFailureCheck } from "../github/post-failure-check.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { removeScanSchedulers } from "../queue/remove-scan-schedulers.ts";
 import { type SchedulerChanges, upsertScanSchedulers } from "../queue/upsert-scan-schedulers.ts";
+import { lastValidConfig } from "../state/last-valid-config.ts";
+import { recordAudit } from "../state/record-audit.ts";
 import type { AppDeps } from "./app-deps.ts";
-import { defaultBranchHead } from "./default-branch-head.ts";
-import { lastValidConfig } from "./last-valid-config.ts";
-import { loadRepoConfig } from "./load-repo-config.ts";
-import { type PartitionedTargets, partitionTargets } from "./partition-targets.ts";
-import { postConfigCheck } from "./post-config-check.ts";
-import { postFailureCheck } from "./post-failure-check.ts";
-import { recordAudit } from "./record-audit.ts";
 
 export type RepoSyncResult =
   | { status: "absent"; removed: string[] }

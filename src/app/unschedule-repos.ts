@@ -3,7 +3,7 @@
 import type { UndriftQueues } from "../queue/create-queues.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { removeScanSchedulers } from "../queue/remove-scan-schedulers.ts";
-import { recordAudit } from "./record-audit.ts";
+import { recordAudit } from "../state/record-audit.ts";
 
 /** Removes the schedulers of `repos` (owner/name), or of the whole installation; one audit entry per repository. */
 export async function unscheduleRepos(params: {

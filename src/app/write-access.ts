@@ -5,8 +5,8 @@
 import type { ProbotOctokit } from "probot";
 import { githubStep } from "../github/github-errors.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
+import { recordAudit } from "../state/record-audit.ts";
 import type { AppDeps } from "./app-deps.ts";
-import { recordAudit } from "./record-audit.ts";
 
 const WRITE_ROLES = new Set(["admin", "maintain", "write"]);
 

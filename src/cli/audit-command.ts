@@ -1,11 +1,11 @@
 // undrift audit [--repo owner/name] [--since 24h|2026-11-30] [--limit N]: the
 // audit trail from Redis (REDIS_URL), oldest first.
 import { parseServerEnv } from "../config/server-env.ts";
-import { readAudit } from "../queue/audit-log.ts";
 import { createRedisConnection } from "../queue/connection.ts";
-import { formatAudit } from "../queue/format-audit.ts";
 import { parseSince } from "../queue/parse-since.ts";
+import { readAudit } from "../state/audit-log.ts";
 import { UsageError } from "./errors.ts";
+import { formatAudit } from "./format-audit.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
 
 export async function auditCommand(argv: string[]): Promise<number> {

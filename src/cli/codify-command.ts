@@ -1,19 +1,34 @@
-// undrift codify --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--dry-run] [--output text|json]
+// undrift codify --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--dry-run] [--allow-dirty]
+//   [--output text|json]
 // Edits the files under DIR so Git declares what the cluster runs; --dry-run prints the diff instead.
+// Refuses uncommitted work in the target's folder unless --allow-dirty (a dry run writes nothing, so it may).
 // Exit codes: 0 when nothing is left (all drift codified, or none), 1 when something was not codified, 2 on error.
-import { codifyTarget } from "../remediate/codify/codify-target.ts";
-import { renderCodifyJson } from "../remediate/codify/render-codify-json.ts";
-import { renderCodifyText } from "../remediate/codify/render-codify-text.ts";
+
+import { readRepoConfig } from "../config/load-config.ts";
 import { writeFileChanges } from "../remediate/codify/write-file-changes.ts";
+import { renderCodifyJson } from "../report/codify/render-codify-json.ts";
+import { renderCodifyText } from "../report/codify/render-codify-text.ts";
+import { codifyTarget } from "../stages/codify/codify-target.ts";
+import { pickTarget } from "../stages/scan/scan-target.ts";
+import { checkCleanTree } from "./check-clean-tree.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
 
 const outputs = ["text", "json"] as const;
 
 export async function codifyCommand(argv: string[]): Promise<number> {
-  const args = parseTargetArgs(argv, { options: { "dry-run": { type: "boolean", default: false } }, outputs });
+  const args = parseTargetArgs(argv, {
+    options: { "dry-run": { type: "boolean", default: false }, "allow-dirty": { type: "boolean", default: false } },
+    outputs,
+  });
   const { output } = args;
   const dryRun = args.values["dry-run"] === true;
-  const result = await codifyTarget({ repoDir: args.repo, targetName: args.target, kubeConfig: args.kubeConfig() });
+  const config = await readRepoConfig(args.repo);
+  // Before the cluster is asked anything: a refusal should cost nothing.
+  if (!dryRun && args.values["allow-dirty"] !== true) {
+    await checkCleanTree({ repoDir: args.repo, targetPath: pickTarget(config, args.target).path });
+  }
+  const kubeConfig = args.kubeConfig();
+  const result = await codifyTarget({ repoDir: args.repo, targetName: args.target, kubeConfig, config });
   if (!dryRun) await writeFileChanges({ repoDir: args.repo, changes: result.files });
   process.stdout.write(output === "json" ? renderCodifyJson(result, { dryRun }) : renderCodifyText(result, { dryRun }));
   return result.notCodified.length + result.problems.length > 0 ? 1 : 0;

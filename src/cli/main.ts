@@ -8,8 +8,10 @@ const usage = `undrift: turns Kubernetes drift from Git into reviewable changes
 
 Usage:
   undrift scan    --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--output text|json|markdown]
-  undrift codify  --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--dry-run] [--output text|json]
-                                                      edit the files under DIR so Git matches the cluster
+  undrift codify  --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--dry-run] [--allow-dirty]
+                  [--output text|json]                edit the files under DIR so Git matches the cluster;
+                                                      refuses uncommitted work in the target's folder
+                                                      unless --allow-dirty
   undrift revert  --repo DIR --target NAME [--prune [--force-prune] [--propagation background|foreground|orphan]]
                   [--wait | --no-wait] [--dry-run] [--output text|json]   apply Git to the cluster
   undrift preview --repo DIR --base REF --head REF --target NAME [--kubeconfig FILE] [--context NAME]

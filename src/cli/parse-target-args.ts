@@ -1,5 +1,6 @@
 // The arguments every per-target command shares (--repo, --target, --kubeconfig,
 // --context, --output), parsed and checked once, beside the command's own.
+import { statSync } from "node:fs";
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { loadKubeconfig } from "../live/load-kubeconfig.ts";
@@ -26,6 +27,7 @@ export function parseTargetArgs<T extends ParseArgsOptionsConfig, O extends stri
     throw new UsageError(`--output: expected one of ${params.outputs.join(", ")}, got "${output}"`);
   }
   if (!common.repo) throw new UsageError("--repo is required (the working tree of the GitOps repository)");
+  checkRepoFolder(common.repo);
   if (!common.target) throw new UsageError("--target is required (a target name from .github/undrift.yml)");
   return {
     values,
@@ -35,4 +37,16 @@ export function parseTargetArgs<T extends ParseArgsOptionsConfig, O extends stri
     /** Loaded only when needed, after the arguments are known to be right. */
     kubeConfig: (): KubeConfig => loadKubeconfig({ kubeconfig: common.kubeconfig, context: common.context }),
   };
+}
+
+/** --repo names a folder: a file or a missing path is said so, not as ENOTDIR or "undrift.yml: not found". */
+function checkRepoFolder(repo: string): void {
+  let info: ReturnType<typeof statSync>;
+  try {
+    info = statSync(repo, { throwIfNoEntry: false });
+  } catch {
+    info = undefined; // ENOTDIR: a path through a file
+  }
+  if (!info) throw new UsageError(`--repo ${repo}: no such folder`);
+  if (!info.isDirectory()) throw new UsageError(`--repo ${repo}: is a file; expected the folder of a working tree`);
 }

@@ -2,11 +2,12 @@
 //   [--output text|json|markdown]
 // What merging head into base would do to the target's cluster, from two commits
 // of a local clone: the same engine as the app's pull request preview.
-import { previewTarget } from "../preview/preview-target.ts";
-import type { PreviewReport } from "../preview/types.ts";
+
+import type { PreviewReport } from "../model/preview-report.ts";
 import { renderPreviewComment } from "../report/preview/render-preview-comment.ts";
 import { renderPreviewJson } from "../report/preview/render-preview-json.ts";
 import { renderPreviewText } from "../report/preview/render-preview-text.ts";
+import { previewTarget } from "../stages/preview/preview-target.ts";
 import { UsageError } from "./errors.ts";
 import { gitRefTree, type RefTree } from "./git-ref-tree.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";

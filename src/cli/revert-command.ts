@@ -1,10 +1,10 @@
 // undrift revert --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--prune] [--force-prune]
 //   [--propagation background|foreground|orphan] [--wait | --no-wait] [--dry-run] [--output text|json]
 import type { PropagationPolicy } from "../live/delete-object.ts";
-import { renderRevertText } from "../remediate/revert/render-revert-text.ts";
-import { revertExitCode } from "../remediate/revert/revert-exit-code.ts";
-import { revertTarget } from "../remediate/revert/revert-target.ts";
-import type { WaitMode } from "../remediate/revert/types.ts";
+import type { WaitMode } from "../model/change-set.ts";
+import { renderRevertText } from "../report/revert/render-revert-text.ts";
+import { revertExitCode } from "../stages/revert/revert-exit-code.ts";
+import { revertTarget } from "../stages/revert/revert-target.ts";
 import { UsageError } from "./errors.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
 

@@ -1,9 +1,9 @@
 // undrift scan --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--output text|json|markdown]
-import type { DriftReport } from "../drift/types.ts";
+import type { DriftReport } from "../model/types.ts";
 import { renderJson } from "../report/render-json.ts";
 import { renderMarkdown } from "../report/render-markdown.ts";
 import { renderText } from "../report/render-text.ts";
-import { runScan } from "../scan/scan-target.ts";
+import { runScan } from "../stages/scan/scan-target.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
 
 const outputs = ["text", "json", "markdown"] as const;

@@ -1,9 +1,10 @@
 // undrift start (npm start): the webhook receiver and the scan workers of every
 // cluster in the registry, in one process, for one machine. Without APP_ID and
 // PRIVATE_KEY it serves Probot's setup page and starts no worker.
-import { serveUntilSignal } from "../app/serve-until-signal.ts";
-import { startWeb } from "../app/start-web.ts";
+
 import { parseCommandArgs } from "./parse-command-args.ts";
+import { serveUntilSignal } from "./serve-until-signal.ts";
+import { startWeb } from "./start-web.ts";
 
 export async function startCommand(argv: string[]): Promise<number> {
   parseCommandArgs(argv, {});

@@ -1,8 +1,9 @@
 // undrift web: the webhook receiver alone (Probot's server). Without APP_ID and
 // PRIVATE_KEY it serves Probot's setup page, which registers the app from app.yml.
-import { serveUntilSignal } from "../app/serve-until-signal.ts";
-import { startWeb } from "../app/start-web.ts";
+
 import { parseCommandArgs } from "./parse-command-args.ts";
+import { serveUntilSignal } from "./serve-until-signal.ts";
+import { startWeb } from "./start-web.ts";
 
 export async function webCommand(argv: string[]): Promise<number> {
   parseCommandArgs(argv, {});

@@ -3,13 +3,13 @@
 // cluster it serves and keep that cluster's credentials there. Workers act on
 // GitHub as the app, so they need APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH).
 import { createProbot } from "probot";
-import { serveUntilSignal } from "../app/serve-until-signal.ts";
-import { startWorkers } from "../app/start-workers.ts";
 import { loadClusterRegistry } from "../config/cluster-registry.ts";
 import { parseServerEnv, ServerEnvError } from "../config/server-env.ts";
 import { createRedisConnection } from "../queue/connection.ts";
 import { createQueues } from "../queue/create-queues.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
+import { serveUntilSignal } from "./serve-until-signal.ts";
+import { startWorkers } from "./start-workers.ts";
 
 export async function workerCommand(argv: string[]): Promise<number> {
   const args = parseCommandArgs(argv, { clusters: { type: "string" } });

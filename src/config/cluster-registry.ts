@@ -4,6 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
+import { UndriftError } from "../model/undrift-error.ts";
 import { ConfigError } from "./config-error.ts";
 import { parseYamlConfig } from "./parse-yaml-config.ts";
 
@@ -41,8 +42,9 @@ export type ClusterRegistry = z.output<typeof clusterRegistrySchema>;
 export type ClusterEntry = z.output<typeof clusterEntrySchema>;
 
 /** A repository named a cluster it may not use; refused for good, not retried. */
-export class ClusterAccessError extends Error {
+export class ClusterAccessError extends UndriftError {
   override name = "ClusterAccessError";
+  readonly permanent = true;
   readonly cluster: string;
   readonly repository: string;
 

@@ -1,6 +1,7 @@
 // The one error every config file problem becomes: the first issue in the
 // message, one line, as `<file>:<line>: <field>: <problem>`; all of them on
 // `issues` for the check run's annotations.
+import { UndriftError } from "../model/undrift-error.ts";
 
 /**
  * One problem in a config file: the line it is on (1-based; absent when the data
@@ -14,8 +15,9 @@ export interface ConfigIssue {
 }
 
 /** A config file that cannot be read or is not valid; a user error, never worth a retry. */
-export class ConfigError extends Error {
+export class ConfigError extends UndriftError {
   override name = "ConfigError";
+  readonly permanent = true;
   readonly file: string;
   readonly issues: ConfigIssue[];
 

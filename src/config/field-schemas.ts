@@ -3,6 +3,9 @@ import { z } from "zod";
 import { describeValue } from "./human-error-map.ts";
 import { DURATION_PATTERN, parseDuration } from "./parse-duration.ts";
 
+/** The label key of the default tracking selector, `undrift.dev/target=<target name>`. */
+export const DEFAULT_TRACKING_LABEL = "undrift.dev/target";
+
 /** A DNS-1123 label, as Kubernetes names namespaces; also the shape of target names. */
 export const dnsLabel = z
   .string()
@@ -12,14 +15,23 @@ export const dnsLabel = z
       `expected lowercase letters, digits and "-", starting and ending with a letter or digit, got "${String(issue.input)}"`,
   });
 
+/** Kubernetes refuses a field manager longer than this (apimachinery's validation). */
+export const MAX_FIELD_MANAGER_LENGTH = 128;
+
 /** What undrift does about drift. */
 export const modeSchema = z.enum(["warn", "codify", "revert", "heal"]);
 
 /** What undrift does about orphaned objects; YAML's true and false, or the string preview. */
 export const pruneSchema = z.literal([false, "preview", true]);
 
-/** A duration string such as `30s`, `15m` or `1h30m`, with a default and a floor. */
-export function duration(options: { fallback: string; minimumMs: number; minimumText: string }) {
+/** A duration string such as `30s`, `15m` or `1h30m`, with a default, a floor and a ceiling. */
+export function duration(options: {
+  fallback: string;
+  minimumMs: number;
+  minimumText: string;
+  maximumMs: number;
+  maximumText: string;
+}) {
   return z
     .string({
       error: (issue) =>
@@ -36,6 +48,13 @@ export function duration(options: { fallback: string; minimumMs: number; minimum
         ctx.addIssue({
           code: "custom",
           message: `expected at least ${options.minimumText}, got "${value}"`,
+          input: value,
+        });
+      }
+      if (ms !== undefined && ms > options.maximumMs) {
+        ctx.addIssue({
+          code: "custom",
+          message: `expected at most ${options.maximumText}, got "${value}"`,
           input: value,
         });
       }

@@ -42,6 +42,9 @@ export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return "an empty value";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a map";
+  // YAML's .nan and .inf are numbers to JavaScript, but not numbers a setting can hold.
+  if (typeof value === "number" && Number.isNaN(value)) return "NaN (.nan)";
+  if (value === Number.POSITIVE_INFINITY || value === Number.NEGATIVE_INFINITY) return "infinity (.inf)";
   return `a ${typeof value}`;
 }
 

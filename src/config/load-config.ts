@@ -1,9 +1,11 @@
 // The repository config, from YAML text (a push, the CLI's working tree) or from
 // data Probot's loader already parsed and merged with `_extends`.
-import { readFile } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { checkTargetPaths } from "./check-target-paths.ts";
 import { ConfigError } from "./config-error.ts";
-import { parseYamlConfig } from "./parse-yaml-config.ts";
+import { outsideRepo } from "./outside-repo.ts";
+import { MAX_CONFIG_BYTES, parseYamlConfig } from "./parse-yaml-config.ts";
 import { type RepoConfig, repoConfigSchema } from "./schema.ts";
 import { validateConfig } from "./validate-config.ts";
 
@@ -21,17 +23,36 @@ export function parseRepoConfig(data: unknown, file = DEFAULT_FILE): RepoConfig 
   return validateConfig(repoConfigSchema, data, file, () => undefined);
 }
 
-/** Reads and parses `<repoDir>/.github/undrift.yml`, or `.yaml` when only that exists. */
+/**
+ * Reads and parses `<repoDir>/.github/undrift.yml`, or `.yaml` when only that exists,
+ * and checks each target's path against the tree (no link out, a folder).
+ */
 export async function readRepoConfig(repoDir: string): Promise<RepoConfig> {
+  const root = await realpath(repoDir).catch((cause: NodeJS.ErrnoException) => {
+    throw new ConfigError(`${DEFAULT_FILE}: the repository folder ${repoDir} cannot be read (${cause.code})`, {
+      file: DEFAULT_FILE,
+      cause,
+    });
+  });
   for (const file of CONFIG_FILES) {
-    let text: string;
-    try {
-      text = await readFile(join(repoDir, file), "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-      throw error;
+    const abs = join(root, file);
+    const info = await stat(abs).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
+      throw new ConfigError(`${file}: cannot be read (${error.code ?? error.message})`, { file, cause: error });
+    });
+    if (!info) continue;
+    // A config linked to /etc/passwd would otherwise be quoted back in its parse errors.
+    const outside = await outsideRepo({ root, path: file });
+    if (outside) throw new ConfigError(outside, { file });
+    if (!info.isFile()) throw new ConfigError(`${file}: is a folder, not a file`, { file });
+    // Checked before reading, so a huge file is never held in memory.
+    if (info.size > MAX_CONFIG_BYTES) {
+      throw new ConfigError(`${file}: ${info.size} bytes; the limit is ${MAX_CONFIG_BYTES} bytes`, { file });
     }
-    return loadConfig(text, file);
+    const text = await readFile(abs, "utf8");
+    const config = loadConfig(text, file);
+    await checkTargetPaths({ root, config, text, file });
+    return config;
   }
   throw new ConfigError(`${DEFAULT_FILE}: not found in ${repoDir}`, { file: DEFAULT_FILE });
 }

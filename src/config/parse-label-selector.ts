@@ -1,6 +1,7 @@
 // Equality-based label selectors, as `kubectl get -l` takes them: `k=v`, `k==v`,
 // `k!=v`, `k`, `!k`, comma separated. Set-based forms (`in`, `notin`) are not
 // accepted: undrift also has to add the default tracking label, which needs `=`.
+import { UndriftError } from "../model/undrift-error.ts";
 
 /** One requirement of a label selector. */
 export interface LabelRequirement {
@@ -10,8 +11,9 @@ export interface LabelRequirement {
 }
 
 /** Thrown for a selector Kubernetes would reject; the message says which part is wrong. */
-export class LabelSelectorError extends Error {
+export class LabelSelectorError extends UndriftError {
   override name = "LabelSelectorError";
+  readonly permanent = true;
 }
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

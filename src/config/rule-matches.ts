@@ -1,5 +1,5 @@
 // Whether an object fits a per-object rule's `match` (kinds, names, namespaces, labels; all given must fit).
-import type { KubeObject } from "../drift/types.ts";
+import type { KubeObject } from "../model/types.ts";
 import type { ObjectRule } from "./schema.ts";
 
 export function ruleMatches(match: ObjectRule["match"], object: KubeObject): boolean {

@@ -49,9 +49,14 @@ export const repoConfigSchema = z
       .min(1)
       .optional()
       .describe("Another repository's config to start from (Probot's _extends: repo, owner/repo or owner/repo:path)."),
-    schedule: duration({ fallback: "15m", minimumMs: 60_000, minimumText: "1m" }).describe(
-      "How often each target is scanned, e.g. 15m or 1h30m; at least 1m.",
-    ),
+    schedule: duration({
+      fallback: "15m",
+      minimumMs: 60_000,
+      minimumText: "1m",
+      // A week: a longer period is no schedule, and timers cannot hold more than about 24 days.
+      maximumMs: 168 * 3_600_000,
+      maximumText: "168h",
+    }).describe("How often each target is scanned, e.g. 15m or 1h30m; at least 1m, at most 168h."),
     targets,
     pullRequests,
   })

@@ -5,7 +5,8 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { DEFAULT_REDIS_URL } from "../queue/connection.ts";
+import { UndriftError } from "../model/undrift-error.ts";
+import { DEFAULT_REDIS_URL } from "./redis-url.ts";
 
 const blankIsUnset = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 
@@ -42,8 +43,10 @@ export interface ServerEnv {
 }
 
 /** A variable that is missing or wrong; a user error, printed as one line. */
-export class ServerEnvError extends Error {
+export class ServerEnvError extends UndriftError {
   override name = "ServerEnvError";
+  // Only the process start throws it: no job sees it.
+  readonly permanent = true;
 }
 
 /** Parses undrift's variables from `env`; workers pass `requireClusters`, as only they reach clusters. */

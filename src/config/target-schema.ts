@@ -2,12 +2,19 @@
 // cluster, with its policy. Every field is described for the JSON Schema.
 import { posix } from "node:path";
 import { z } from "zod";
-import { dnsLabel, duration, modeSchema, pruneSchema } from "./field-schemas.ts";
+import {
+  DEFAULT_TRACKING_LABEL,
+  dnsLabel,
+  duration,
+  MAX_FIELD_MANAGER_LENGTH,
+  modeSchema,
+  pruneSchema,
+} from "./field-schemas.ts";
+import { jqPathProblem } from "./jq-runner.ts";
 import { normalizeRepoPath } from "./normalize-repo-path.ts";
 import { parseDuration } from "./parse-duration.ts";
 import { LabelSelectorError, parseLabelSelector } from "./parse-label-selector.ts";
 import { ignoreRuleSchema, objectRuleSchema } from "./rule-schemas.ts";
-import { DEFAULT_TRACKING_LABEL } from "./tracking-label.ts";
 
 /**
  * Who counts as a person editing by hand. When a client names no field manager
@@ -36,6 +43,7 @@ export const NOISE_FILTERS = {
   "last-applied-configuration":
     "the kubectl.kubernetes.io/last-applied-configuration annotation client-side apply writes",
   "change-cause": "the kubernetes.io/change-cause annotation `kubectl --record` writes",
+  "namespace-name-label": "the kubernetes.io/metadata.name label the API server sets on every Namespace",
 } as const;
 
 const noiseFilters = z
@@ -97,8 +105,11 @@ const targetFields = z.strictObject({
   fieldManager: z
     .string()
     .min(1)
+    .max(MAX_FIELD_MANAGER_LENGTH)
     .default("undrift")
-    .describe("The applier whose owned fields Git must keep: undrift, or e.g. kustomize-controller beside Flux."),
+    .describe(
+      `The applier whose owned fields Git must keep: undrift, or e.g. kustomize-controller beside Flux; at most ${MAX_FIELD_MANAGER_LENGTH} characters.`,
+    ),
   humanManagers: z
     .array(z.string().min(1))
     .default([...DEFAULT_HUMAN_MANAGERS])
@@ -121,13 +132,23 @@ const targetFields = z.strictObject({
     .max(100)
     .default(30)
     .describe("Never prune more than this share of the tracked objects at once without --force-prune."),
-  timeout: duration({ fallback: "5m", minimumMs: 1000, minimumText: "1s" }).describe(
-    "Health wait after an apply, e.g. 5m.",
-  ),
+  timeout: duration({
+    fallback: "5m",
+    minimumMs: 1000,
+    minimumText: "1s",
+    maximumMs: 24 * 3_600_000,
+    maximumText: "24h",
+  }).describe("Health wait after an apply, e.g. 5m; at most 24h."),
   ignoreDifferences: z
     .array(ignoreRuleSchema)
     .default([])
     .describe("Differences that are never drift, in Argo CD's shape."),
+  respectIgnoreDifferences: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Keep the live values of fields ignoreDifferences exempts when revert, heal or a merged revert PR applies an existing object (Argo CD's RespectIgnoreDifferences). false applies all of Git. Default true.",
+    ),
   noiseFilters,
   helm: z
     .strictObject({
@@ -157,6 +178,14 @@ export const targetSchema = targetFields
       } else if (!normalizeRepoPath(posix.join(target.path, file)).ok) {
         ctx.addIssue({ code: "custom", path, message: `"${file}" leaves the repository`, input: file });
       }
+    });
+    // Compiled here, so a typo fails where it is written, not after the cluster has been reached.
+    target.ignoreDifferences.forEach((rule, index) => {
+      rule.jqPathExpressions.forEach((expression, at) => {
+        const message = jqPathProblem(expression);
+        const path = ["ignoreDifferences", index, "jqPathExpressions", at];
+        if (message) ctx.addIssue({ code: "custom", path, message, input: expression });
+      });
     });
   })
   .transform(({ tracking, helm, ...target }) => ({

@@ -1,10 +1,8 @@
 // With the default selector the tracking label is part of every desired object,
 // so undrift sets it when it applies. With any other selector (Flux's or Argo
 // CD's own labels) something else sets the labels, and undrift adds nothing.
+import { DEFAULT_TRACKING_LABEL } from "./field-schemas.ts";
 import type { TargetConfig } from "./schema.ts";
-
-/** The label key of the default tracking selector, `undrift.dev/target=<target name>`. */
-export const DEFAULT_TRACKING_LABEL = "undrift.dev/target";
 
 /** The label undrift must add to the target's desired objects, or undefined when the selector is not the default. */
 export function trackingLabel(

@@ -21,6 +21,10 @@ export function validateConfig<T>(schema: z.ZodType<T>, data: unknown, file: str
   const meant = new Set(
     unknown.flatMap(({ path, suggestion }) => (suggestion ? [formatPath([...path.slice(0, -1), suggestion])] : [])),
   );
+  // ...and a rule that needs one of its lists ("needs at least one of") only says the same again.
+  const typoIn = new Set(
+    unknown.flatMap(({ path, suggestion }) => (suggestion ? [formatPath(path.slice(0, -1))] : [])),
+  );
   const issues: ConfigIssue[] = unknown.map(({ path, message }) => ({
     line: lineOf(path, "key"),
     path: formatPath(path),
@@ -30,6 +34,7 @@ export function validateConfig<T>(schema: z.ZodType<T>, data: unknown, file: str
     if (issue.code === "unrecognized_keys") continue;
     const missing = issue.code === "invalid_type" && issue.input === undefined;
     if (missing && meant.has(formatPath(issue.path))) continue;
+    if (issue.code === "custom" && typoIn.has(formatPath(issue.path))) continue;
     issues.push({ line: lineOf(issue.path, "value"), path: formatPath(issue.path), message: issue.message });
   }
   issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));

@@ -1,8 +1,9 @@
 // A scratch copy of the working tree for a tool that must see the whole
-// repository (kustomize follows ../base) but may not touch the original.
-import { cp, lstat, realpath } from "node:fs/promises";
-import { basename } from "node:path";
-import { repoPath } from "./repo-path.ts";
+// repository (kustomize follows ../base, helm follows links) but may not touch
+// the original or anything outside it.
+import { cp, lstat, realpath, stat } from "node:fs/promises";
+import { basename, relative, sep } from "node:path";
+import { outsideRepo } from "../config/outside-repo.ts";
 
 // Version control and dependency folders: large, and never part of a rendered target.
 const skippedFolders = new Set([".git", "node_modules"]);
@@ -16,9 +17,12 @@ export async function copyRepo({ repoDir, dest }: { repoDir: string; dest: strin
     filter: async (src) => {
       if (src !== root && skippedFolders.has(basename(src))) return false;
       if (!(await lstat(src)).isSymbolicLink()) return true;
-      // A link to /etc/passwd must not become part of what kustomize reads; a dangling one is dropped too.
-      const target = await realpath(src).catch(() => undefined);
-      return target !== undefined && repoPath({ repoDir: root, abs: target }) !== undefined;
+      // A link to /etc/passwd must not become part of what a tool reads; a dangling one is dropped too.
+      const exists = await stat(src).then(
+        () => true,
+        () => false,
+      );
+      return exists && (await outsideRepo({ root, path: relative(root, src).split(sep).join("/") })) === undefined;
     },
   });
 }

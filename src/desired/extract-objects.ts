@@ -1,7 +1,21 @@
-// Turns one parsed YAML document into the Kubernetes objects it declares.
-// Anything else in a manifest folder (values files, CI config, docs) is not an
-// error: it is reported as skipped, with why.
-import type { DesiredObject, KubeObject, Source } from "../drift/types.ts";
+// Turns the parsed YAML documents of one file into the Kubernetes objects they
+// declare. A broken object is an error naming file and line, never a silent
+// drop: a dropped document would make prune delete the object it meant to
+// declare. The rule for what may still be skipped, kept conservative:
+//
+// - an empty document (`---` alone, only comments) declares nothing, silently;
+// - in a file where no document has an `apiVersion` or `kind` key (a values
+//   file, CI config), every document is skipped with why, unless one has a
+//   `metadata` key: that is an object that lost its apiVersion and kind;
+// - in any other file, and in rendered output, every document must be an
+//   object: a mapping with string apiVersion, kind and metadata.name, no
+//   misspelt identity field, and (for a Secret) base64 `data`. The one
+//   exception is `metadata.generateName`, which `kubectl create` accepts and
+//   undrift cannot track: skipped with why.
+import type { DesiredObject, KubeObject, Source } from "../model/types.ts";
+import { objectProblem } from "./object-problem.ts";
+import type { ParsedDocument } from "./parse-manifests.ts";
+import { RenderError } from "./render-error.ts";
 
 /** A document that declared no object, with the reason. */
 export interface SkippedDocument {
@@ -10,27 +24,48 @@ export interface SkippedDocument {
   reason: string;
 }
 
-/** The objects of one document (a `List` expands to its items) and what was skipped. An empty document yields neither. */
-export function extractObjects({ value, source }: { value: unknown; source: Source }): {
-  objects: DesiredObject[];
-  skipped: SkippedDocument[];
-} {
+/**
+ * The objects of `documents` (a `List` expands to its items) with `source.file` = `file`, and what was skipped.
+ * `label` names the text the lines count in, when that is not `file` itself (`<file> (kustomize output)`).
+ * `rendered` output is always held to the object rule. Throws RenderError `<label>:<line>: document <n>: <why>`.
+ */
+export function extractObjects({
+  documents,
+  file,
+  label = file,
+  rendered = false,
+  documentIndex = (doc) => doc.index,
+}: {
+  documents: ParsedDocument[];
+  file: string;
+  label?: string;
+  rendered?: boolean;
+  documentIndex?: (doc: ParsedDocument) => number;
+}): { objects: DesiredObject[]; skipped: SkippedDocument[] } {
   const objects: DesiredObject[] = [];
   const skipped: SkippedDocument[] = [];
-  if (value === null || value === undefined) return { objects, skipped };
-  const skip = (reason: string) => skipped.push({ file: source.file, document: source.document, reason });
-
-  if (isRecord(value) && isListKind(value)) {
-    (value.items as unknown[]).forEach((item, i) => {
-      const problem = objectProblem(item);
-      if (problem) skip(`${value.kind} item ${i}: ${problem}`);
+  const strict =
+    rendered || documents.some(({ value }) => isRecord(value) && ("apiVersion" in value || "kind" in value));
+  for (const doc of documents) {
+    const { value } = doc;
+    if (value === null || value === undefined) continue;
+    const source: Source = { file, document: documentIndex(doc) };
+    const fail = (line: number, why: string): never => {
+      throw new RenderError(`${label}:${line}: document ${source.document}: ${why}`, { file: label, line });
+    };
+    if (!strict && !(isRecord(value) && "metadata" in value)) {
+      skipped.push({ ...source, reason: notAnObject(value) });
+      continue;
+    }
+    const items = isRecord(value) && isListKind(value) ? (value.items as unknown[]) : undefined;
+    for (const [i, item] of (items ?? [value]).entries()) {
+      const problem = objectProblem({ value: item, doc });
+      const where = items ? `${String((value as { kind: unknown }).kind)} item ${i}: ` : "";
+      if (problem?.skip) skipped.push({ ...source, reason: `${where}${problem.why}` });
+      else if (problem) fail(problem.line ?? itemLine(doc, value, item), `${where}${problem.why}`);
       else objects.push({ object: item as KubeObject, source: { ...source } });
-    });
-    return { objects, skipped };
+    }
   }
-  const problem = objectProblem(value);
-  if (problem) skip(problem);
-  else objects.push({ object: value as KubeObject, source: { ...source } });
   return { objects, skipped };
 }
 
@@ -44,20 +79,16 @@ function isListKind(value: Record<string, unknown>): boolean {
   );
 }
 
-/** Why a value is not a Kubernetes object undrift can track, or undefined when it is one. */
-function objectProblem(value: unknown): string | undefined {
+/** The first line of `item`, or of the `items` key of its List, or of the document. */
+function itemLine(doc: ParsedDocument, list: unknown, item: unknown): number {
+  const own = isRecord(item) ? doc.keyLines.get(item) : undefined;
+  if (own && own.size > 0) return Math.min(...own.values());
+  return (isRecord(list) && doc.keyLines.get(list)?.get("items")) || doc.line;
+}
+
+function notAnObject(value: unknown): string {
   if (!isRecord(value)) return `not a Kubernetes object: the document is a ${describe(value)}, not a mapping`;
-  if (typeof value.apiVersion !== "string" || typeof value.kind !== "string") {
-    return "not a Kubernetes object: no string apiVersion and kind";
-  }
-  const metadata = value.metadata;
-  if (!isRecord(metadata) || typeof metadata.name !== "string" || metadata.name === "") {
-    if (isRecord(metadata) && typeof metadata.generateName === "string") {
-      return `${value.kind} uses metadata.generateName: only objects with a fixed metadata.name can be tracked`;
-    }
-    return `${value.kind} has no metadata.name`;
-  }
-  return undefined;
+  return "not a Kubernetes object: no string apiVersion and kind";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

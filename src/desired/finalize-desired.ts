@@ -1,19 +1,23 @@
 // The last step of rendering, pure: give each object the namespace it will
 // live in (as kubectl would), the tracking label, and prove the target
 // declares every object once. Scope comes from cluster discovery, injected.
-import type { DesiredObject, KubeObject, Source } from "../drift/types.ts";
-import { describeKey, groupOf, keyString, objectKey } from "./object-key.ts";
+
+import { describeKey, groupOf, keyString, objectKey } from "../model/object-key.ts";
+import type { DesiredObject, KubeObject, Source } from "../model/types.ts";
+import { UndriftError } from "../model/undrift-error.ts";
 
 export type Scope = "Namespaced" | "Cluster";
 
 /** A kind neither the cluster serves nor a CustomResourceDefinition of the target defines. */
-export class UnknownKindError extends Error {
+export class UnknownKindError extends UndriftError {
   override name = "UnknownKindError";
+  readonly permanent = true;
 }
 
 /** Two rendered objects with one identity; applying both would make the second silently win. */
-export class DuplicateObjectError extends Error {
+export class DuplicateObjectError extends UndriftError {
   override name = "DuplicateObjectError";
+  readonly permanent = true;
 }
 
 /** Copies of `objects` with namespaces settled and the tracking label set; throws on unknown kinds and duplicates. */

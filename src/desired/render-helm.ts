@@ -1,10 +1,12 @@
 // The helm renderer: `helm template` of the chart in the target folder, offline
 // (helm's homes point at an empty scratch folder), each output document traced
-// to its template through the `# Source:` comment helm writes above it.
-import { access, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+// to its template through the `# Source:` comment helm writes above it. The
+// chart is rendered from a scratch copy of the repository, as kustomize is.
+import { access, mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, posix } from "node:path";
-import type { DesiredObject } from "../drift/types.ts";
+import type { DesiredObject } from "../model/types.ts";
+import { copyRepo } from "./copy-repo.ts";
 import { extractObjects, type SkippedDocument } from "./extract-objects.ts";
 import { helmDocumentIndex } from "./helm-document-index.ts";
 import { parseManifests } from "./parse-manifests.ts";
@@ -28,6 +30,27 @@ export async function renderHelm({
   namespace?: string;
   valuesFiles?: string[];
 }): Promise<{ objects: DesiredObject[]; skipped: SkippedDocument[] }> {
+  const scratch = await realpath(await mkdtemp(join(tmpdir(), "undrift-helm-")));
+  try {
+    // Helm follows every link in a chart (.Files.Get, .Files.Glob, templates, values): it renders a copy
+    // without the links that leave the repository, so /etc/passwd cannot become part of a chart.
+    const copy = join(scratch, "repo");
+    await Promise.all([copyRepo({ repoDir, dest: copy }), mkdir(join(scratch, "home"))]);
+    return await renderCopy({ copy, home: join(scratch, "home"), targetPath, releaseName, namespace, valuesFiles });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function renderCopy(params: {
+  copy: string;
+  home: string;
+  targetPath: string;
+  releaseName: string;
+  namespace: string | undefined;
+  valuesFiles: string[];
+}): Promise<{ objects: DesiredObject[]; skipped: SkippedDocument[] }> {
+  const { copy: repoDir, home, targetPath, releaseName, namespace, valuesFiles } = params;
   const chartFile = posix.join(targetPath, "Chart.yaml");
   const chartText = await readFile(join(repoDir, chartFile), "utf8").catch((cause: unknown) => {
     throw new RenderError(`${targetPath}: no Chart.yaml in the target folder`, { file: targetPath, cause });
@@ -38,7 +61,6 @@ export async function renderHelm({
   if (namespace) args.push("--namespace", namespace);
   for (const values of valuesFiles) args.push("-f", await valuesPath({ repoDir, targetPath, values }));
 
-  const scratch = await realpath(await mkdtemp(join(tmpdir(), "undrift-helm-")));
   let output: string;
   try {
     output = await runTool({
@@ -46,26 +68,25 @@ export async function renderHelm({
       args,
       // Empty homes: no repositories, registries, plugins or kubeconfig of whoever runs undrift.
       env: {
-        HOME: scratch,
-        HELM_CACHE_HOME: join(scratch, "cache"),
-        HELM_CONFIG_HOME: join(scratch, "config"),
-        HELM_DATA_HOME: join(scratch, "data"),
-        KUBECONFIG: join(scratch, "kubeconfig"),
+        HOME: home,
+        HELM_CACHE_HOME: join(home, "cache"),
+        HELM_CONFIG_HOME: join(home, "config"),
+        HELM_DATA_HOME: join(home, "data"),
+        KUBECONFIG: join(home, "kubeconfig"),
       },
-      cwd: scratch,
+      cwd: home,
     });
   } catch (error) {
     const message = error instanceof ToolRunError ? helmMessage({ error, repoDir, targetPath, chartName }) : `${error}`;
     throw new RenderError(`${chartFile}: helm template failed: ${message}`, { file: chartFile, cause: error });
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
   }
 
   const objects: DesiredObject[] = [];
   const skipped: SkippedDocument[] = [];
   const documentOf = helmDocumentIndex(repoDir);
   for (const { file, text } of await splitHelmOutput({ output, repoDir, targetPath, chartFile })) {
-    for (const { value } of parseRendered({ file, text })) {
+    for (const parsed of parseRendered({ file, text })) {
+      const { value } = parsed;
       if (value === null) continue;
       const document = await documentOf(file, (value as { kind?: unknown }).kind);
       const hook = (value as { metadata?: { annotations?: Record<string, unknown> } }).metadata?.annotations?.[
@@ -76,7 +97,14 @@ export async function renderHelm({
         skipped.push({ file, document, reason: `helm hook (${String(hook)}): run by helm, not kept in the cluster` });
         continue;
       }
-      const found = extractObjects({ value, source: { file, document } });
+      // Lines count in the rendered document, as helm's own YAML errors do.
+      const found = extractObjects({
+        documents: [parsed],
+        file,
+        label: `${file} (rendered)`,
+        rendered: true,
+        documentIndex: () => document,
+      });
       objects.push(...found.objects);
       skipped.push(...found.skipped);
     }
@@ -103,6 +131,7 @@ function parseRendered({ file, text }: { file: string; text: string }) {
 async function valuesPath({ repoDir, targetPath, values }: { repoDir: string; targetPath: string; values: string }) {
   const rel = isAbsolute(values) ? undefined : repoPath({ repoDir, abs: join(repoDir, targetPath, values) });
   if (rel === undefined) throw new RenderError(`${targetPath}: values file "${values}" is outside the repository`);
+  // The copy dropped a values file linked out of the repository, so it reads as missing here.
   if (!(await exists(join(repoDir, rel)))) {
     throw new RenderError(`${rel}: values file does not exist`, { file: rel });
   }

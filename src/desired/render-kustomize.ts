@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { isMap, isSeq, parseDocument } from "yaml";
-import type { DesiredObject, KubeObject } from "../drift/types.ts";
+import type { DesiredObject, KubeObject } from "../model/types.ts";
 import { checkKustomizations } from "./check-kustomizations.ts";
 import { copyRepo } from "./copy-repo.ts";
 import { extractObjects, type SkippedDocument } from "./extract-objects.ts";
@@ -15,6 +15,9 @@ import { RenderError } from "./render-error.ts";
 import { type DocumentIndexCache, originAnnotation, resolveOrigin } from "./resolve-origin.ts";
 import { runTool, ToolRunError } from "./run-tool.ts";
 import { toolPath } from "./tools.ts";
+
+/** Largest `kustomize build` output undrift reads: a whole target, so more than one manifest file may hold. */
+export const MAX_RENDERED_BYTES = 64 * 1024 * 1024;
 
 /** Builds the kustomization in `targetPath` (repo-relative); never with exec, alpha plugins or helm enabled. */
 export async function renderKustomize({ repoDir, targetPath }: { repoDir: string; targetPath: string }): Promise<{
@@ -52,13 +55,13 @@ export async function renderKustomize({ repoDir, targetPath }: { repoDir: string
     const objects: DesiredObject[] = [];
     const skipped: SkippedDocument[] = [];
     const cache: DocumentIndexCache = new Map();
-    for (const { index, value } of parseManifests({ file: `${kustomizationFile} (kustomize output)`, text: output })) {
-      const found = extractObjects({ value, source: { file: kustomizationFile, document: index } });
-      skipped.push(...found.skipped);
-      for (const { object } of found.objects) {
-        const source = await resolveOrigin({ repoDir, targetPath, kustomizationFile, object, cache });
-        objects.push({ object: withoutBuildAnnotations(object, userAsked), source });
-      }
+    const label = `${kustomizationFile} (kustomize output)`;
+    const documents = parseManifests({ file: label, text: output, maxBytes: MAX_RENDERED_BYTES });
+    const found = extractObjects({ documents, file: kustomizationFile, label, rendered: true });
+    skipped.push(...found.skipped);
+    for (const { object } of found.objects) {
+      const source = await resolveOrigin({ repoDir, targetPath, kustomizationFile, object, cache });
+      objects.push({ object: withoutBuildAnnotations(object, userAsked), source });
     }
     return { objects, skipped };
   } finally {

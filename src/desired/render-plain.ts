@@ -2,9 +2,10 @@
 // `kubectl apply -R -f <folder>` would read them, in a stable order.
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { DesiredObject } from "../drift/types.ts";
+import type { DesiredObject } from "../model/types.ts";
 import { extractObjects, type SkippedDocument } from "./extract-objects.ts";
-import { parseManifests } from "./parse-manifests.ts";
+import { MAX_MANIFEST_BYTES, parseManifests } from "./parse-manifests.ts";
+import { RenderError } from "./render-error.ts";
 import { repoPath } from "./repo-path.ts";
 
 const manifestFile = /\.(ya?ml|json)$/i;
@@ -20,13 +21,11 @@ export async function renderPlain({ repoDir, targetPath }: { repoDir: string; ta
   // Code-unit order, not locale order, so every machine renders the same sequence.
   files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   // Read in parallel (thousands of small files), parse in order.
-  const texts = await Promise.all(files.map((file) => readFile(join(repoDir, file), "utf8")));
+  const texts = await Promise.all(files.map((file) => readManifest({ repoDir, file })));
   for (const [i, file] of files.entries()) {
-    for (const { index, value } of parseManifests({ file, text: texts[i]! })) {
-      const found = extractObjects({ value, source: { file, document: index } });
-      objects.push(...found.objects);
-      skipped.push(...found.skipped);
-    }
+    const found = extractObjects({ documents: parseManifests({ file, text: texts[i]! }), file });
+    objects.push(...found.objects);
+    skipped.push(...found.skipped);
   }
   return { objects, skipped };
 }
@@ -63,6 +62,18 @@ async function manifestFiles({
     }
   }
   return files;
+}
+
+// The size is checked before reading, so a huge file costs no memory.
+async function readManifest({ repoDir, file }: { repoDir: string; file: string }): Promise<string> {
+  const { size } = await stat(join(repoDir, file));
+  if (size > MAX_MANIFEST_BYTES) {
+    throw new RenderError(
+      `${file}: ${size} bytes, more than the ${MAX_MANIFEST_BYTES} bytes undrift reads from one manifest`,
+      { file },
+    );
+  }
+  return readFile(join(repoDir, file), "utf8");
 }
 
 async function linkedFileInside({ repoDir, abs }: { repoDir: string; abs: string }): Promise<boolean> {

@@ -5,7 +5,8 @@
 //   const desired = finalizeDesired({ objects, namespace: target.namespace, scopeOf, trackingLabel });
 import { access, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, posix } from "node:path";
-import type { DesiredObject } from "../drift/types.ts";
+import { outsideRepo } from "../config/outside-repo.ts";
+import type { DesiredObject } from "../model/types.ts";
 import type { SkippedDocument } from "./extract-objects.ts";
 import { findKustomization } from "./find-kustomization.ts";
 import { RenderError } from "./render-error.ts";
@@ -47,11 +48,16 @@ export async function renderTarget({
   if (targetPath === undefined) {
     throw new RenderError(`target "${target.name}": path "${target.path}" is outside the repository`);
   }
-  const isDir = await stat(join(root, targetPath)).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
-  if (!isDir) {
+  // The app's snapshots and codify's trial copies get here without the working tree's config check.
+  const outside = await outsideRepo({ root, path: targetPath });
+  if (outside) throw new RenderError(`target "${target.name}": path: ${outside}`, { file: targetPath });
+  const info = await stat(join(root, targetPath)).catch(() => undefined);
+  if (info && !info.isDirectory()) {
+    throw new RenderError(`target "${target.name}": path: ${targetPath} is a file; a target's path is a folder`, {
+      file: targetPath,
+    });
+  }
+  if (!info) {
     throw new RenderError(`${targetPath}: target "${target.name}": the folder does not exist in the repository`, {
       file: targetPath,
     });

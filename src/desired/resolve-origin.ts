@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { parse } from "yaml";
-import type { KubeObject, Source } from "../drift/types.ts";
+import type { KubeObject, Source } from "../model/types.ts";
 import { parseManifests } from "./parse-manifests.ts";
 import { RenderError } from "./render-error.ts";
 

@@ -1,10 +1,13 @@
 // Runs kustomize or helm once, with a deadline, and hands back stdout. Failures
 // keep the tool's own stderr, which is what a user needs to fix their files.
 import { execFile } from "node:child_process";
+import { UndriftError } from "../model/undrift-error.ts";
 
 /** The tool exited non-zero, was killed at the deadline, or could not start. */
-export class ToolRunError extends Error {
+export class ToolRunError extends UndriftError {
   override name = "ToolRunError";
+  // Retried, as before the flag; renderers wrap it in a RenderError, which is not.
+  readonly permanent = false;
   /** The tool's stderr (empty when it never ran). */
   readonly stderr: string;
   readonly timedOut: boolean;

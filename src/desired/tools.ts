@@ -4,14 +4,16 @@
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
+import { UndriftError } from "../model/undrift-error.ts";
 
 export type Tool = "kustomize" | "helm";
 
 const envVar: Record<Tool, string> = { kustomize: "UNDRIFT_KUSTOMIZE", helm: "UNDRIFT_HELM" };
 
 /** No binary for a tool was found anywhere undrift looks. */
-export class ToolNotFoundError extends Error {
+export class ToolNotFoundError extends UndriftError {
   override name = "ToolNotFoundError";
+  readonly permanent = true;
 }
 
 /** The binary to run for `tool`: $UNDRIFT_KUSTOMIZE / $UNDRIFT_HELM, else the newest in the cache, else PATH. */

@@ -1,10 +1,11 @@
 // Pairs desired and live objects, classifies each (in-sync, drifted, missing,
 // orphaned), masks Secret values and fingerprints the drift: the engine's exit.
+
+import type { DesiredObject, DriftReport, KubeObject, ResourceReport, ScanProblem } from "../model/types.ts";
 import { cleanObject } from "./clean-object.ts";
 import type { ObjectComparison } from "./compare-object.ts";
 import { maskResource } from "./mask.ts";
 import { summarize } from "./summarize.ts";
-import type { DesiredObject, DriftReport, KubeObject, ResourceReport, ScanProblem } from "./types.ts";
 
 export interface Pairing {
   desired?: DesiredObject;

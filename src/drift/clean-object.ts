@@ -1,6 +1,6 @@
 // The part of an object that configuration is about: a deep copy without the
 // fields the API server keeps for itself, and without status, which no apply changes.
-import type { KubeObject } from "./types.ts";
+import type { KubeObject } from "../model/types.ts";
 
 const serverMetadata = [
   "managedFields",

@@ -4,6 +4,7 @@
 // Without `wouldBe` this is the fast local pass; with the server's dry-run
 // result it is exact: what applying Git would change, plus hand-added fields.
 
+import type { Change, KubeObject } from "../model/types.ts";
 import { cleanObject } from "./clean-object.ts";
 import { type DiffContext, deepEqual, diffValues, isEmpty, pointerOf, type ValueDiff, valueAt } from "./diff-values.ts";
 import { removePointer, setPath } from "./edit-object.ts";
@@ -12,9 +13,8 @@ import { type IgnoreRule, type Jq, rulesFor, stripIgnored } from "./ignore-rules
 import { isBuiltinGroup, ListShapes } from "./list-shapes.ts";
 import { Ownership } from "./managed-fields.ts";
 import { isSecret } from "./mask.ts";
-import type { NoiseFilter } from "./noise-filters.ts";
+import { filtersKind, type NoiseFilter } from "./noise-filters.ts";
 import { isQuantityPath, sameQuantity } from "./quantity.ts";
-import type { Change, KubeObject } from "./types.ts";
 
 export interface ComparePolicy {
   /** The applier's field manager: fields it owns by Apply are Git's. */
@@ -116,7 +116,9 @@ function prepare(objects: Array<KubeObject | undefined>, ownership: Ownership, g
   const cleaned = objects.map((o) => (o ? cleanObject(o) : undefined));
   if (cleaned[0] && isSecret(cleaned[0])) stringDataToData(cleaned[0]);
   const present = cleaned.filter((o): o is KubeObject => o !== undefined);
-  for (const object of present) for (const filter of policy.noiseFilters) removePointer(object, filter.pointer);
+  for (const object of present)
+    for (const filter of policy.noiseFilters)
+      if (filtersKind(filter, object.kind)) removePointer(object, filter.pointer);
   const rules = rulesFor(policy.ignoreRules, objects[1]!, group);
   if (rules.length > 0) stripIgnored({ objects: present, rules, ownership, jq: policy.jq });
   return cleaned as [KubeObject, KubeObject, KubeObject | undefined];

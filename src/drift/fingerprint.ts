@@ -3,8 +3,8 @@
 // from new drift. Built from masked reports, so Secret values cannot leak
 // through it (a Secret whose value changes again keeps its fingerprint).
 import { createHash } from "node:crypto";
-import { groupOf } from "../desired/object-key.ts";
-import type { ResourceReport } from "./types.ts";
+import { groupOf } from "../model/object-key.ts";
+import type { ResourceReport } from "../model/types.ts";
 
 export function fingerprint(resources: ResourceReport[]): string {
   const drift = resources

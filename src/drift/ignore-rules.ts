@@ -2,9 +2,12 @@
 // named by JSON pointers, by jq path expressions (real jq, compiled to
 // WebAssembly) or by the managers that own them. Ignored fields are removed from
 // both sides before comparing, as Argo CD's normalizer does.
+
+import { JqTimeoutError } from "../config/jq-runner.ts";
+import type { KubeObject } from "../model/types.ts";
+import { UndriftError } from "../model/undrift-error.ts";
 import { removePath, removePointer, removeSegments } from "./edit-object.ts";
 import type { Ownership } from "./managed-fields.ts";
-import type { KubeObject } from "./types.ts";
 
 export interface IgnoreRule {
   group?: string;
@@ -21,8 +24,9 @@ export interface Jq {
   paths(value: unknown, expression: string): Array<Array<string | number>>;
 }
 
-export class IgnoreRuleError extends Error {
+export class IgnoreRuleError extends UndriftError {
   override name = "IgnoreRuleError";
+  readonly permanent = true;
 }
 
 // An omitted selector or "*" matches anything: `- kind: Service` needs no group, and a rule with no kind applies to every object.
@@ -77,7 +81,14 @@ export function stripIgnored(params: {
         let paths: Array<Array<string | number>> = [];
         try {
           paths = jq.paths(object, expression);
-        } catch {
+        } catch (error) {
+          // An endless filter fails the scan, naming the object: it would time out on every object alike.
+          if (error instanceof JqTimeoutError) {
+            const { kind, metadata } = object;
+            const ref = [kind, metadata.namespace, metadata.name].filter(Boolean).join("/");
+            const message = `${error.file}: ignoreDifferences: jqPathExpressions: ${JSON.stringify(expression)}: ${error.message} on ${ref}`;
+            throw new JqTimeoutError(message, { file: error.file, cause: error });
+          }
           // As in Argo CD: an expression that fails on this object (say, on a missing field) ignores nothing here.
         }
         // Remove deepest first so list indices stay valid.

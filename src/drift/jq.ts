@@ -1,20 +1,13 @@
-// jq compiled to WebAssembly (jq-web), loaded once per process. Computing is
-// not I/O: the engine takes the loaded instance and stays synchronous.
-import { createRequire } from "node:module";
+// jq for ignore rules: each evaluation runs on the config layer's jq thread,
+// bounded in time, and still answers synchronously, so the engine stays pure.
+import { runJq } from "../config/jq-runner.ts";
 import type { Jq } from "./ignore-rules.ts";
 
-interface JqWeb {
-  json(value: unknown, filter: string): unknown;
-}
+const jq: Jq = {
+  paths: (value, expression) => runJq(value, `[path(${expression})]`) as Array<Array<string | number>>,
+};
 
-let loaded: Promise<Jq> | undefined;
-
+/** The jq the engine takes; a promise, as callers already await it. */
 export function loadJq(): Promise<Jq> {
-  loaded ??= (async () => {
-    // jq-web is CommonJS whose module.exports is a promise; require() hands it over as it is,
-    // where ESM interop (in Node or in a test runner) may wrap it.
-    const jq = await (createRequire(import.meta.url)("jq-web") as PromiseLike<JqWeb>);
-    return { paths: (value, expression) => jq.json(value, `[path(${expression})]`) as Array<Array<string | number>> };
-  })();
-  return loaded;
+  return Promise.resolve(jq);
 }

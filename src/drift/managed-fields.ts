@@ -1,8 +1,9 @@
 // Who owns which field of a live object, read from `metadata.managedFields`:
 // the basis of attribution ("kubectl-edit changed this at 10:02") and of the
 // ownership rules that separate drift from defaults and controllers' fields.
+
+import type { FieldsV1, KubeObject, ManagedFieldsEntry } from "../model/types.ts";
 import { type FieldPath, pathKey } from "./field-path.ts";
-import type { FieldsV1, KubeObject, ManagedFieldsEntry } from "./types.ts";
 
 export interface Owner {
   manager: string;

@@ -2,7 +2,7 @@
 // and `stringData` becomes a mask before a report exists, so no renderer, log,
 // job payload or error can carry one. Masks say only whether a value changed,
 // as Flux's ssa sanitizer does: `***`, or `*** (before)` / `*** (after)`.
-import type { Change, KubeObject, ResourceReport } from "./types.ts";
+import type { Change, KubeObject, ResourceReport } from "../model/types.ts";
 
 export const mask = "***";
 export const maskBefore = "*** (before)";

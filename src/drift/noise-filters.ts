@@ -5,6 +5,8 @@ export interface NoiseFilter {
   name: string;
   /** JSON pointer of the field dropped from both sides before comparing. */
   pointer: string;
+  /** The only kind it applies to, when the field is noise on that kind alone. */
+  kind?: string;
   why: string;
 }
 
@@ -29,7 +31,18 @@ export const noiseFilters: NoiseFilter[] = [
     pointer: "/metadata/annotations/kubernetes.io~1change-cause",
     why: "`kubectl --record` history, not configuration",
   },
+  {
+    name: "namespace-name-label",
+    pointer: "/metadata/labels/kubernetes.io~1metadata.name",
+    kind: "Namespace",
+    why: "the API server sets it to the name on every Namespace, whoever creates it",
+  },
 ];
+
+/** Whether a filter applies to an object of this kind. */
+export function filtersKind(filter: NoiseFilter, kind: string): boolean {
+  return filter.kind === undefined || filter.kind === kind;
+}
 
 /** The filters in force: all built-ins but those a target switched off. */
 export function enabledNoiseFilters(switches: Record<string, boolean> | undefined): NoiseFilter[] {

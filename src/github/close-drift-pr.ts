@@ -2,11 +2,11 @@
 // gone (the cluster changed back, or Git was changed to match), and deletes
 // its branch so the next drift starts from a fresh one.
 
+import { driftPrClosedComment } from "../report/markers.ts";
 import { type DriftPrMode, driftBranch, findDriftPr } from "./find-drift-pr.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
 import { githubStep, statusOf } from "./github-errors.ts";
 import { createWrites, type WriteRecord } from "./github-writes.ts";
-import { driftPrClosedComment } from "./markers.ts";
 
 export interface CloseDriftPrParams extends RepoRef {
   octokit: GitHubClient;

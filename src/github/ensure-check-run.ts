@@ -2,31 +2,12 @@
 // found by name among the commit's latest check runs, created when there is
 // none, updated only when what it says changed. What it says is hashed into
 // `external_id`, so "changed" never depends on how GitHub echoes the text back.
+
+import type { CheckConclusion, CheckRunOutput } from "../report/check-run-output.ts";
+import { capText, checkRunTextLimit, digestOf } from "../report/markers.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
 import { githubStep } from "./github-errors.ts";
 import { createWrites, type WriteRecord } from "./github-writes.ts";
-import { capText, checkRunTextLimit, digestOf } from "./markers.ts";
-
-export type CheckConclusion = "success" | "neutral" | "failure";
-
-/** A line of a file to point at, as a config error does (`.github/undrift.yml` line 12). */
-export interface CheckAnnotation {
-  path: string;
-  startLine: number;
-  endLine?: number;
-  level: "notice" | "warning" | "failure";
-  message: string;
-  title?: string;
-}
-
-export interface CheckRunOutput {
-  title: string;
-  /** Markdown; cut to GitHub's 65,535 characters with a note. */
-  summary: string;
-  text?: string;
-  /** At most 50 are sent (GitHub's limit per request). */
-  annotations?: CheckAnnotation[];
-}
 
 export interface EnsureCheckRunParams extends RepoRef {
   octokit: GitHubClient;

@@ -12,13 +12,15 @@
 // `base.treeSha` are given, +1 labels, +1 reviewers. Update 4 + B (+1 base).
 // So a create costs at most N+6 when B = 0 and the base is given (headIfChanged
 // returns both) or N >= 2.
+
+import { UndriftError } from "../model/undrift-error.ts";
 import type { FileChange } from "../remediate/codify/codify-result.ts";
+import { formatMarker, readMarker, withMarker } from "../report/markers.ts";
 import { commitFiles } from "./commit-files.ts";
 import { type DriftPrMode, driftBranch, type FoundPr, findDriftPr } from "./find-drift-pr.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
 import { githubStep } from "./github-errors.ts";
 import { createWrites, type WriteRecord, type Writes } from "./github-writes.ts";
-import { formatMarker, readMarker, withMarker } from "./markers.ts";
 import { openDriftPr } from "./open-drift-pr.ts";
 import { pointBranch } from "./point-branch.ts";
 
@@ -61,8 +63,10 @@ export interface DriftPrResult {
 }
 
 /** Thrown before any request when there is nothing to commit: a drift PR without changes would be empty. */
-export class EmptyDriftPrError extends Error {
+export class EmptyDriftPrError extends UndriftError {
   override name = "EmptyDriftPrError";
+  // Retried, as before the flag: the next scan may find file changes.
+  readonly permanent = false;
 }
 
 export async function ensureDriftPr(params: EnsureDriftPrParams): Promise<DriftPrResult> {

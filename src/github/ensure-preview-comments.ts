@@ -6,10 +6,11 @@
 // workers that raced before the lock existed, a redelivered write).
 // Only comments by a bot that begin with the marker count as ours: a person
 // quoting the comment quotes the marker too, behind `> `.
+
+import { bodyLimit, digestOf, formatMarker, readMarker } from "../report/markers.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
 import { githubStep } from "./github-errors.ts";
 import { createWrites, type WriteRecord } from "./github-writes.ts";
-import { bodyLimit, digestOf, formatMarker, readMarker } from "./markers.ts";
 
 /** Room a part's marker line takes; renderers make parts of at most `bodyLimit - previewMarkerRoom`. */
 export const previewMarkerRoom = 100;

@@ -3,11 +3,11 @@
 // line: created when drift appears, edited only when what it says changed,
 // closed with a comment when the drift is gone, reopened when it returns.
 
+import { digestOf, driftGoneComment, formatMarker, readMarker, withMarker } from "../report/markers.ts";
 import { findTrackingIssue } from "./find-tracking-issue.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
 import { githubStep } from "./github-errors.ts";
 import { createWrites, type WriteRecord, type Writes } from "./github-writes.ts";
-import { digestOf, driftGoneComment, formatMarker, readMarker, withMarker } from "./markers.ts";
 
 export interface EnsureTrackingIssueParams extends RepoRef {
   octokit: GitHubClient;

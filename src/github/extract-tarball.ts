@@ -5,9 +5,10 @@
 // archives over the size or entry limits. GitHub's top-level folder
 // (`<owner>-<repo>-<sha>/`) is stripped, so the folder is the repository root.
 import { copyFile, mkdir, open, realpath, symlink } from "node:fs/promises";
-import { join, posix, sep } from "node:path";
+import { join, posix } from "node:path";
 import { pipeline, Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
+import { outsideRepo } from "../config/outside-repo.ts";
 import { readTar, type TarEntry } from "./read-tar.ts";
 import { SnapshotError } from "./snapshot-error.ts";
 
@@ -159,13 +160,12 @@ function checkLinkTarget(rel: string, target: string): void {
  */
 async function checkLinksResolveInside(root: string, links: Set<string>): Promise<void> {
   for (const rel of links) {
-    const real = await realpath(join(root, rel)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT" || error.code === "ELOOP") return undefined;
+    // The same check every stage makes of the paths a repository names.
+    const outside = await outsideRepo({ root, path: rel }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ELOOP") return undefined;
       throw error;
     });
-    if (real !== undefined && real !== root && !real.startsWith(root + sep)) {
-      throw new SnapshotError("unsafe", `${rel}: a symbolic link that resolves outside the tree, to ${real}`);
-    }
+    if (outside) throw new SnapshotError("unsafe", outside);
   }
 }
 

@@ -1,9 +1,10 @@
 // Finds a target's tracking issue by its marker. Issues are listed (by the
 // app's bot when its login is given), not searched: the search index lags, and
 // a lagging lookup is how duplicate issues get opened.
+
+import { readMarker } from "../report/markers.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
 import { githubStep } from "./github-errors.ts";
-import { readMarker } from "./markers.ts";
 
 export interface FoundIssue {
   id: number | bigint;

@@ -1,6 +1,7 @@
 // GitHub's answers classified once, so the queue can decide: a permission or
 // validation problem fails the job for good, a 5xx, a network failure or a
 // rate limit is retried later (with the wait GitHub asked for, when it did).
+import { UndriftError } from "../model/undrift-error.ts";
 import { type RepoRef, repoName } from "./github-client.ts";
 import { SnapshotError } from "./snapshot-error.ts";
 
@@ -19,7 +20,7 @@ export interface GitHubErrorClass {
 }
 
 /** A GitHub request that failed, named by repository and step: `acme/gitops: create check run undrift/infra: 403 ...`. */
-export class GitHubError extends Error {
+export class GitHubError extends UndriftError {
   override name = "GitHubError";
   readonly kind: GitHubErrorKind;
   readonly status?: number;
@@ -44,6 +45,10 @@ export class GitHubError extends Error {
   /** Worth another attempt later: transient or rate-limited. */
   get retryable(): boolean {
     return this.kind === "transient" || this.kind === "rate-limited";
+  }
+
+  get permanent(): boolean {
+    return !this.retryable;
   }
 }
 

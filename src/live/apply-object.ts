@@ -1,6 +1,6 @@
 // Server-side apply of one object, or its dry-run twin: the same request with
 // dryRun=All, which returns the object as applying would leave it and changes nothing.
-import type { KubeObject } from "../drift/types.ts";
+import type { KubeObject } from "../model/types.ts";
 import type { ApiResource } from "./discovery.ts";
 import type { KubeClient } from "./kube-client.ts";
 import { objectPath } from "./object-path.ts";

@@ -17,9 +17,9 @@
 // the default `undrift.dev/target=<name>` costs the same LISTs as one. Each
 // scan gets its own copies of the objects, so no scan sees another's edits.
 import type { KubeConfig } from "@kubernetes/client-node";
+import { matchesSelector } from "../config/matches-selector.ts";
 import { parseLabelSelector } from "../config/parse-label-selector.ts";
-import type { KubeObject } from "../drift/types.ts";
-import { matchesSelector } from "../remediate/prune/matches-selector.ts";
+import type { KubeObject } from "../model/types.ts";
 import { applyObject } from "./apply-object.ts";
 import { createObject } from "./create-object.ts";
 import { type ApiResource, discover, type ResourceIndex } from "./discovery.ts";

@@ -1,6 +1,6 @@
 // Create one object, or its dry-run twin, which returns the object as the API
 // server would store it (defaults filled in) and stores nothing.
-import type { KubeObject } from "../drift/types.ts";
+import type { KubeObject } from "../model/types.ts";
 import type { ApiResource } from "./discovery.ts";
 import type { KubeClient } from "./kube-client.ts";
 import { collectionPath } from "./list-objects.ts";

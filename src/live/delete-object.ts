@@ -7,7 +7,7 @@
 // server never reads it, and a dry run sent that way is a real delete. That also
 // keeps `preconditions` (a body-only field) out of reach; callers compare the
 // object they judged with a fresh read instead, as Flux's ssa Delete does.
-import type { KubeObject } from "../drift/types.ts";
+import type { KubeObject } from "../model/types.ts";
 import type { ApiResource } from "./discovery.ts";
 import { KubeApiError } from "./errors.ts";
 import type { KubeClient } from "./kube-client.ts";

@@ -1,4 +1,5 @@
-// Typed errors of the live stage. The worker and the CLI classify by class, once.
+// Typed errors of the live stage; each says whether a retry could help.
+import { isTransientStatus, UndriftError } from "../model/undrift-error.ts";
 
 /** A Status object's details: for a 409 apply conflict, one cause per field with the manager that owns it. */
 export interface StatusDetails {
@@ -6,7 +7,7 @@ export interface StatusDetails {
 }
 
 /** The API server answered with an error status; `reason` is the Status reason (Forbidden, NotFound, Expired, ...). */
-export class KubeApiError extends Error {
+export class KubeApiError extends UndriftError {
   override name = "KubeApiError";
   readonly status: number;
   readonly reason: string;
@@ -29,11 +30,17 @@ export class KubeApiError extends Error {
     this.path = params.path;
     if (params.details) this.details = params.details;
   }
+
+  /** A 401, 403 or 422 is refused again; a 5xx, 429 or 409 may pass next time. */
+  get permanent(): boolean {
+    return !isTransientStatus(this.status);
+  }
 }
 
 /** The cluster could not be reached at all (DNS, refused connection, TLS, timeout). */
-export class ClusterUnreachableError extends Error {
+export class ClusterUnreachableError extends UndriftError {
   override name = "ClusterUnreachableError";
+  readonly permanent = false;
   constructor(server: string, options: { cause: unknown }) {
     const why = options.cause instanceof Error ? options.cause.message : String(options.cause);
     super(`cluster at ${server} is unreachable: ${why}`, options);
@@ -41,6 +48,7 @@ export class ClusterUnreachableError extends Error {
 }
 
 /** The kubeconfig or context given cannot be used. */
-export class KubeconfigError extends Error {
+export class KubeconfigError extends UndriftError {
   override name = "KubeconfigError";
+  readonly permanent = true;
 }

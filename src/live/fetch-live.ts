@@ -5,8 +5,8 @@
 //   resolveDesired: declared objects the selector did not return (not labelled yet, or declared
 //                   in another version): a LIST of their namespace when several share it, else a GET.
 // A kind the identity may not list is a problem for that kind; the rest goes on.
-import { describeKey, keyString, objectKey } from "../desired/object-key.ts";
-import type { DesiredObject, KubeObject, ScanProblem } from "../drift/types.ts";
+import { describeKey, keyString, objectKey } from "../model/object-key.ts";
+import type { DesiredObject, KubeObject, ScanProblem } from "../model/types.ts";
 import type { ApiResource, ResourceIndex } from "./discovery.ts";
 import { KubeApiError } from "./errors.ts";
 import { getObject } from "./get-object.ts";

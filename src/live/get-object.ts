@@ -1,5 +1,5 @@
 // GET one object; undefined when it does not exist.
-import type { KubeObject } from "../drift/types.ts";
+import type { KubeObject } from "../model/types.ts";
 import type { ApiResource } from "./discovery.ts";
 import { KubeApiError } from "./errors.ts";
 import type { KubeClient } from "./kube-client.ts";

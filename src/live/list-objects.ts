@@ -1,7 +1,7 @@
 // Paged LIST of one kind: 500 objects a page, following continue tokens, and
 // starting over when the server says the token expired (410 Expired), as
 // client-go's pager does.
-import type { KubeObject } from "../drift/types.ts";
+import type { KubeObject } from "../model/types.ts";
 import type { ApiResource } from "./discovery.ts";
 import { KubeApiError } from "./errors.ts";
 import type { KubeClient } from "./kube-client.ts";

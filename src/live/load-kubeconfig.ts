@@ -15,7 +15,7 @@ export function loadKubeconfig(params: { kubeconfig?: string; context?: string; 
   } catch (error) {
     if (error instanceof KubeconfigError) throw error;
     const where = params.kubeconfig ?? "the default kubeconfig";
-    throw new KubeconfigError(`${where}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new KubeconfigError(`${where}${describeLoadError(error)}`, { cause: error });
   }
   if (params.context) {
     if (!kc.getContexts().some((c) => c.name === params.context)) {
@@ -26,4 +26,19 @@ export function loadKubeconfig(params: { kubeconfig?: string; context?: string; 
   if (!kc.getCurrentCluster())
     throw new KubeconfigError(`${params.kubeconfig ?? "the kubeconfig"}: no current cluster`);
   return kc;
+}
+
+/**
+ * `:12: not valid YAML: ...` without the snippet js-yaml quotes: the lines around
+ * a mistake in a kubeconfig are often its token or key. Other messages name fields.
+ */
+function describeLoadError(error: unknown): string {
+  const yaml = error as { name?: unknown; reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+  if (yaml?.name === "YAMLException" && typeof yaml.mark?.line === "number") {
+    const column = typeof yaml.mark.column === "number" ? `, column ${yaml.mark.column + 1}` : "";
+    return `:${yaml.mark.line + 1}: not valid YAML: ${String(yaml.reason)}${column}`;
+  }
+  if (yaml?.name === "YAMLException") return ": not valid YAML";
+  const message = error instanceof Error ? error.message : String(error);
+  return `: ${message.split("\n")[0]}`;
 }

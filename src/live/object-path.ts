@@ -1,5 +1,5 @@
 // REST path of one object.
-import type { KubeObject } from "../drift/types.ts";
+import type { KubeObject } from "../model/types.ts";
 import type { ApiResource } from "./discovery.ts";
 import { collectionPath } from "./list-objects.ts";
 

@@ -3,7 +3,7 @@
 // the server refuses (409 Conflict) when the object changed since it was read and
 // the new ownership would rest on a stale view. Changing only managedFields leaves
 // every other field, and so every other manager's claim, as it was.
-import type { KubeObject, ManagedFieldsEntry } from "../drift/types.ts";
+import type { KubeObject, ManagedFieldsEntry } from "../model/types.ts";
 import type { ApiResource } from "./discovery.ts";
 import type { KubeClient } from "./kube-client.ts";
 import { objectPath } from "./object-path.ts";

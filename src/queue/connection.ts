@@ -5,17 +5,10 @@
 //   producer: a few retries, then the command fails, so a webhook handler that
 //             enqueues a scan answers with an error instead of hanging.
 import { Redis } from "ioredis";
-
-/** The Redis URL undrift uses when REDIS_URL is not set. */
-export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+import { redisUrl } from "../config/redis-url.ts";
 
 /** worker: waits out outages; producer: fails a command after a few reconnect attempts. */
 export type RedisRole = "worker" | "producer";
-
-/** REDIS_URL from the environment, or the default. */
-export function redisUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return env.REDIS_URL || DEFAULT_REDIS_URL;
-}
 
 /** A new ioredis connection for `role`; the caller owns it and calls `quit()` when done. */
 export function createRedisConnection(params: { role: RedisRole; url?: string; name?: string }): Redis {

@@ -11,9 +11,9 @@
 // during a scan cost one more scan, not ten. Every scan of a target passes
 // here, scheduler ticks included, so no two scans of a target run at once.
 
+import { targetKey } from "../model/target-key.ts";
 import type { UndriftQueues } from "./create-queues.ts";
 import { parseJob, SCAN_JOB, type ScanJob, scanJobSchema } from "./jobs.ts";
-import { targetKey } from "./target-key.ts";
 
 /**
  * Enqueues a scan and returns the id of the job that will carry it out: a new

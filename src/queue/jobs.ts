@@ -11,6 +11,7 @@
 //                           (pull request, cluster, head commit), under the same limit
 import { z } from "zod";
 import { dnsLabel } from "../config/field-schemas.ts";
+import { UndriftError } from "../model/undrift-error.ts";
 
 /** The queue holding the job schedulers; its jobs only enqueue scans, so any worker may run them. */
 export const SCHEDULE_QUEUE = "undrift-schedule";
@@ -93,8 +94,9 @@ export const previewJobSchema = z.strictObject({
 export type PreviewJob = z.output<typeof previewJobSchema>;
 
 /** A job payload that does not match its schema: a bug in the producer, never worth a retry. */
-export class InvalidJobError extends Error {
+export class InvalidJobError extends UndriftError {
   override name = "InvalidJobError";
+  readonly permanent = true;
 }
 
 /** `data` checked against `schema`; throws InvalidJobError naming the job and the first bad field. */

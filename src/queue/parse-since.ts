@@ -1,10 +1,13 @@
 // `undrift audit --since T`: a moment as a person types it, either an ISO date
 // or date-time (2026-11-30, 2026-11-30T10:00:00Z) or a span back from now
 // (90m, 24h, 7d, 1d12h).
+import { UndriftError } from "../model/undrift-error.ts";
 
 /** A --since value that is neither a date nor a span. */
-export class SinceError extends Error {
+export class SinceError extends UndriftError {
   override name = "SinceError";
+  // Only the CLI throws it: no job sees it.
+  readonly permanent = true;
 }
 
 const SPAN = /^(?=\d)(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;

@@ -6,10 +6,12 @@
 //   await withRedisLock({ redis, key: `${prefix}:preview-lock:${pr}` }, () => compose());
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
+import { UndriftError } from "../model/undrift-error.ts";
 
-/** The lock was not free within `waitMs`; the queue retries errors it does not know, so the job tries again. */
-export class LockTimeoutError extends Error {
+/** The lock was not free within `waitMs`; transient, so the job tries again once the holder is done. */
+export class LockTimeoutError extends UndriftError {
   override name = "LockTimeoutError";
+  readonly permanent = false;
 }
 
 const RELEASE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;

@@ -5,6 +5,8 @@
 // A scheduler that is created or changed also enqueues a scan at once, as
 // DESIGN.md "When a target is scanned" asks; an unchanged one is left alone, so
 // upserting the same config twice costs no scan.
+
+import { targetKey } from "../model/target-key.ts";
 import type { UndriftQueues } from "./create-queues.ts";
 import { enqueueScan } from "./enqueue-scan.ts";
 import { jitterOffset } from "./jitter-offset.ts";
@@ -17,7 +19,6 @@ import {
 } from "./jobs.ts";
 import { listScanSchedulers, type ScanScheduler } from "./list-scan-schedulers.ts";
 import { removeJobSchedulers, schedulersOfRepo } from "./remove-scan-schedulers.ts";
-import { targetKey } from "./target-key.ts";
 
 /** A repository's targets as its valid config names them, with the installation that reaches it. */
 export interface RepoTargets {

@@ -1,5 +1,5 @@
 // One line per changed field for the terminal: where, and who touched it when.
-import type { Change } from "../drift/types.ts";
+import type { Change } from "../model/types.ts";
 
 /** `/data/LOG_LEVEL: changed by kubectl-patch at 2026-11-30T10:00:00Z`; what is unknown is left out. Values never appear here. */
 export function describeChange(change: Change): string {

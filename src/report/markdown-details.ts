@@ -1,9 +1,10 @@
 // One object's collapsible block in a GitHub comment: its diff in a fence and
 // its changed fields as a table. A block never exceeds its budget: an
 // oversized diff is cut inside the block, so the fence and </details> survive.
-import type { Change, ResourceReport } from "../drift/types.ts";
+
+import { objectLabel, sourceLabel } from "../model/object-label.ts";
+import type { Change, ResourceReport } from "../model/types.ts";
 import { codeSpan, escapeHtml, escapeText, fenceFor } from "./markdown-escape.ts";
-import { objectLabel, sourceLabel } from "./object-label.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 
 const CHANGES_HEAD = ["| Path | Desired | Live | Manager | Changed at |", "| --- | --- | --- | --- | --- |"];

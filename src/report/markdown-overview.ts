@@ -1,8 +1,9 @@
 // The top of a GitHub comment: the verdict, the counts, what could not be
 // compared, and one table row per object that needs a look.
-import type { DriftReport, ResourceReport } from "../drift/types.ts";
+
+import { objectName, problemLabel, sourceLabel } from "../model/object-label.ts";
+import type { DriftReport, ResourceReport } from "../model/types.ts";
 import { clip, codeSpan, escapeText } from "./markdown-escape.ts";
-import { objectName, problemLabel, sourceLabel } from "./object-label.ts";
 import { chunk, tableBlocks } from "./split-parts.ts";
 import { hasDrift, plural } from "./summary-line.ts";
 

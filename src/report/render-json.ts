@@ -1,7 +1,7 @@
 // `--output json`: exactly the shape DESIGN.md documents, for scripts and CI.
 // Fields are copied one by one, so the live and would-be objects (and anything
 // else the engine adds later) never leak into a contract that others parse.
-import type { Change, DriftReport, ResourceReport, ScanProblem } from "../drift/types.ts";
+import type { Change, DriftReport, ResourceReport, ScanProblem } from "../model/types.ts";
 
 /** The report as pretty-printed JSON (2 spaces), ending with a newline. */
 export function renderJson(report: DriftReport): string {

@@ -1,6 +1,6 @@
 // Markdown for GitHub comments and check runs: an overview, then one
 // collapsible diff per object, split into parts that each fit GitHub's limit.
-import type { DriftReport } from "../drift/types.ts";
+import type { DriftReport } from "../model/types.ts";
 import { markdownDetails } from "./markdown-details.ts";
 import { markdownOverview } from "./markdown-overview.ts";
 import { blockBudget, splitParts } from "./split-parts.ts";

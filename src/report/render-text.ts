@@ -1,9 +1,9 @@
 // The terminal report of `undrift scan`, read like `kubectl diff`: a summary
 // line, then per object a header, the YAML diff and who changed which field.
 import { styleText } from "node:util";
-import type { DriftReport, ResourceReport } from "../drift/types.ts";
+import { objectLabel, problemLabel, sourceLabel } from "../model/object-label.ts";
+import type { DriftReport, ResourceReport } from "../model/types.ts";
 import { describeChange } from "./describe-change.ts";
-import { objectLabel, problemLabel, sourceLabel } from "./object-label.ts";
 import { summaryLine } from "./summary-line.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 

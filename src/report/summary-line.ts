@@ -1,5 +1,5 @@
 // The one line that says how a target stands, shared by the terminal and markdown outputs.
-import type { DriftReport } from "../drift/types.ts";
+import type { DriftReport } from "../model/types.ts";
 
 /** `infra: 2 drifted, 1 missing, 1 orphaned, 3 in sync`, or `infra: in sync (3 objects)`; zero counts are left out. */
 export function summaryLine(report: DriftReport): string {

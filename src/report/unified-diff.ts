@@ -2,8 +2,8 @@
 // applying Git would produce, as `kubectl diff` prints it.
 import { FILE_HEADERS_ONLY, formatPatch, type StructuredPatch, structuredPatch } from "diff";
 import { stringify } from "yaml";
-import type { KubeObject, ResourceReport } from "../drift/types.ts";
-import { objectFileName } from "./object-label.ts";
+import { objectFileName } from "../model/object-label.ts";
+import type { KubeObject, ResourceReport } from "../model/types.ts";
 
 const CONTEXT_LINES = 3;
 /** Myers' diff grows with the square of the edits: past this many (~50 ms), one replacing hunk is shown instead. */

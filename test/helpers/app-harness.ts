@@ -19,10 +19,10 @@ import type { Job } from "bullmq";
 import { pino } from "pino";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { stringify } from "yaml";
-import { scanHandlers } from "../../src/app/scan-handlers.ts";
-import { undriftApp } from "../../src/app.ts";
+import { undriftApp } from "../../src/app/app.ts";
 import { type ClusterRegistry, loadClusterRegistry } from "../../src/config/cluster-registry.ts";
 import { type ScanWorkers, startScanWorkers, type WorkerTiming } from "../../src/queue/scan-worker.ts";
+import { scanHandlers } from "../../src/worker/scan-handlers.ts";
 import type { RepoCommit } from "./app-github.ts";
 import { openTestRedis, type TestRedis, waitFor } from "./redis.ts";
 

@@ -5,12 +5,12 @@
 // test points GitHub at its relay (github-relay.ts) on loopback. Prints
 // `ready` on stdout once it takes jobs.
 import { createProbot, ProbotOctokit } from "probot";
-import { scanHandlers } from "../../src/app/scan-handlers.ts";
 import { loadClusterRegistry } from "../../src/config/cluster-registry.ts";
 import { createRedisConnection } from "../../src/queue/connection.ts";
 import { createQueues } from "../../src/queue/create-queues.ts";
 import { stderrLog } from "../../src/queue/queue-log.ts";
 import { startScanWorkers } from "../../src/queue/scan-worker.ts";
+import { scanHandlers } from "../../src/worker/scan-handlers.ts";
 
 const env = (name: string): string => {
   const value = process.env[name];

@@ -4,7 +4,8 @@
 // its prefix.
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { createRedisConnection, redisUrl } from "../../src/queue/connection.ts";
+import { redisUrl } from "../../src/config/redis-url.ts";
+import { createRedisConnection } from "../../src/queue/connection.ts";
 import { createQueues, type ScanJobSettings, type UndriftQueues } from "../../src/queue/create-queues.ts";
 import type { QueueLog } from "../../src/queue/queue-log.ts";
 

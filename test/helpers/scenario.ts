@@ -11,9 +11,9 @@ import { readRepoConfig } from "../../src/config/load-config.ts";
 import { trackingLabel } from "../../src/config/tracking-label.ts";
 import { finalizeDesired } from "../../src/desired/finalize-desired.ts";
 import { renderTarget } from "../../src/desired/render-target.ts";
-import type { DriftReport } from "../../src/drift/types.ts";
 import { discover } from "../../src/live/discovery.ts";
-import { pickTarget } from "../../src/scan/scan-target.ts";
+import type { DriftReport } from "../../src/model/types.ts";
+import { pickTarget } from "../../src/stages/scan/scan-target.ts";
 import { client, contexts, kubeconfigPath, kubectl, uniqueName } from "./cluster.ts";
 
 const run = promisify(execFile);

@@ -6,9 +6,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { resyncAtBoot } from "../../src/app/resync-at-boot.ts";
-import { readAudit } from "../../src/queue/audit-log.ts";
 import { listScanSchedulers } from "../../src/queue/list-scan-schedulers.ts";
 import { syncSchedulers } from "../../src/queue/sync-schedulers.ts";
+import { readAudit } from "../../src/state/audit-log.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { sha40 } from "../helpers/app-github-replies.ts";
 import { type AppHarness, openAppHarness } from "../helpers/app-harness.ts";

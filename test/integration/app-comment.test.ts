@@ -4,8 +4,8 @@
 // short reply, and nothing is queued.
 import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { formatMarker } from "../../src/github/markers.ts";
-import { readAudit } from "../../src/queue/audit-log.ts";
+import { formatMarker } from "../../src/report/markers.ts";
+import { readAudit } from "../../src/state/audit-log.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { sha40 } from "../helpers/app-github-replies.ts";
 import { type AppHarness, openAppHarness } from "../helpers/app-harness.ts";

@@ -4,8 +4,8 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { errorSummary } from "../../src/app/error-summary.ts";
 import { parseServerEnv } from "../../src/config/server-env.ts";
+import { errorSummary } from "../../src/report/error-summary.ts";
 
 describe("the server environment", () => {
   it("fills in the defaults", () => {

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { startWeb } from "../../src/app/start-web.ts";
+import { startWeb } from "../../src/cli/start-web.ts";
 import { createRedisConnection } from "../../src/queue/connection.ts";
 import { createQueues } from "../../src/queue/create-queues.ts";
 import { fakeRepo } from "../helpers/app-github.ts";

@@ -5,8 +5,8 @@
 // heals within the hour the next scan leaves that field alone, and the issue
 // gives the ignoreDifferences rule that would end the fight.
 import { afterEach, describe, expect, it } from "vitest";
-import { readAudit } from "../../src/queue/audit-log.ts";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
+import { readAudit } from "../../src/state/audit-log.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";

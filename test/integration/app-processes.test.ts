@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { appendAudit } from "../../src/queue/audit-log.ts";
+import { appendAudit } from "../../src/state/audit-log.ts";
 import { type RedisServer, startRedisServer } from "../helpers/redis-server.ts";
 import { undrift } from "../helpers/scenario.ts";
 

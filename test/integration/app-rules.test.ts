@@ -4,8 +4,8 @@
 // says which object went to which mode; a heal-mode target with prune true
 // deletes a tracked stray ConfigMap, and with prune preview leaves it and lists it.
 import { afterEach, describe, expect, it } from "vitest";
-import { readAudit } from "../../src/queue/audit-log.ts";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
+import { readAudit } from "../../src/state/audit-log.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";

@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readAudit } from "../../src/queue/audit-log.ts";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
+import { readAudit } from "../../src/state/audit-log.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
 import { installationPayload } from "../helpers/app-payloads.ts";

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ClusterSession } from "../../src/live/cluster-session.ts";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
-import { runScan } from "../../src/scan/scan-target.ts";
+import { runScan } from "../../src/stages/scan/scan-target.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { webDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import type { PreviewReport } from "../../src/preview/types.ts";
+import type { PreviewReport } from "../../src/model/preview-report.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { webDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";

@@ -3,7 +3,7 @@
 // target, Namespaces); a dry run deletes nothing. The cluster runs the namespace
 // controller and the garbage collector, so deletes finish as they do in production.
 import { afterEach, describe, expect, it } from "vitest";
-import type { ObjectRecord, RevertResult } from "../../src/remediate/revert/types.ts";
+import type { ObjectRecord, RevertResult } from "../../src/model/change-set.ts";
 import { kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 

@@ -1,8 +1,8 @@
 // The audit trail in a Redis stream: what is written, what `undrift audit
 // --repo --since` reads back, and what is refused.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AuditEntryError, type AuditEntryInput, appendAudit, readAudit } from "../../src/queue/audit-log.ts";
-import { formatAudit } from "../../src/queue/format-audit.ts";
+import { formatAudit } from "../../src/cli/format-audit.ts";
+import { AuditEntryError, type AuditEntryInput, appendAudit, readAudit } from "../../src/state/audit-log.ts";
 import { openTestRedis, type TestRedis } from "../helpers/redis.ts";
 
 const entry: AuditEntryInput = {

@@ -3,7 +3,7 @@
 // until it is Established and its kind is served, then applies the resource.
 
 import { afterEach, describe, expect, it } from "vitest";
-import type { RevertResult } from "../../src/remediate/revert/types.ts";
+import type { RevertResult } from "../../src/model/change-set.ts";
 import { kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
 import { widgetCrd } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";

@@ -3,7 +3,7 @@
 // stay, in-sync objects are not written, conflicts name their owner, and a dry run
 // yields the same records while changing nothing.
 import { afterEach, describe, expect, it } from "vitest";
-import type { ObjectRecord, RevertResult } from "../../src/remediate/revert/types.ts";
+import type { ObjectRecord, RevertResult } from "../../src/model/change-set.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 

@@ -2,7 +2,7 @@
 // normalized values are not; controllers' fields are not; hand edits are, with
 // who made them; ignore rules and noise filters remove what they name.
 import { afterEach, describe, expect, it } from "vitest";
-import type { DriftReport, ResourceReport } from "../../src/drift/types.ts";
+import type { DriftReport, ResourceReport } from "../../src/model/types.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const deployment = `# The web tier.

@@ -1,7 +1,7 @@
 // Scans across the shapes a GitOps repository takes: cluster-scoped objects, a
 // CRD with its custom resources in one target, kustomize overlays, helm charts.
 import { afterEach, describe, expect, it } from "vitest";
-import type { DriftReport } from "../../src/drift/types.ts";
+import type { DriftReport } from "../../src/model/types.ts";
 import { widgetCrd } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
 import { renderMarkdown } from "../../src/report/render-markdown.ts";
-import { scanTarget } from "../../src/scan/scan-target.ts";
+import { scanTarget } from "../../src/stages/scan/scan-target.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 

@@ -15,17 +15,17 @@
 // With only refused targets there is no job: the refusal is written at once.
 // A webhook redelivered for a head already asked for changes nothing.
 import type { ProbotOctokit } from "probot";
+import { partitionTargets } from "../../config/partition-targets.ts";
 import { githubStep } from "../../github/github-errors.ts";
-import { failedPreview } from "../../preview/failed-preview.ts";
+import { loadRepoConfig } from "../../github/load-repo-config.ts";
+import { postConfigCheck } from "../../github/post-config-check.ts";
 import { enqueuePreview, previewJobId, removePreviewJobs } from "../../queue/enqueue-preview.ts";
 import type { PreviewJob } from "../../queue/jobs.ts";
 import type { QueueLog } from "../../queue/queue-log.ts";
+import { failedPreview } from "../../stages/preview/failed-preview.ts";
+import { type PreviewPlan, previewStore } from "../../state/preview-store.ts";
+import { composePreview } from "../../worker/preview/compose-preview.ts";
 import type { AppDeps } from "../app-deps.ts";
-import { loadRepoConfig } from "../load-repo-config.ts";
-import { partitionTargets } from "../partition-targets.ts";
-import { postConfigCheck } from "../post-config-check.ts";
-import { composePreview } from "./compose-preview.ts";
-import { type PreviewPlan, previewStore } from "./preview-store.ts";
 
 export interface PreviewRequest {
   installationId: number;

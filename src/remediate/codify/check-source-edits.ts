@@ -2,9 +2,10 @@
 // wrong place": render once with every source-document edit in place; an edit
 // whose drift is still there is overridden later (by a patch or a transformer)
 // and goes to a patch instead.
-import { groupOf, keyString, objectKey } from "../../desired/object-key.ts";
+
 import { compareObject } from "../../drift/compare-object.ts";
-import type { KubeObject } from "../../drift/types.ts";
+import { groupOf, keyString, objectKey } from "../../model/object-key.ts";
+import type { KubeObject } from "../../model/types.ts";
 import { applyPlans } from "./apply-plans.ts";
 import type { Draft, KustomizeContext } from "./kustomize-plan-types.ts";
 import type { ObjectPlan, Refusal } from "./object-plan.ts";

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { TargetConfig } from "../../config/schema.ts";
 import type { ComparePolicy } from "../../drift/compare-object.ts";
-import type { DesiredObject } from "../../drift/types.ts";
+import type { DesiredObject } from "../../model/types.ts";
 import type { RepoFiles } from "./repo-files.ts";
 
 export interface CodifyContext {

@@ -1,8 +1,9 @@
 // What `undrift codify` did, or would do: the files it changes (texts before
 // and after, so the command can write them or print their diff), the objects
 // it codified and, for every other drifted object, why not.
-import type { ScanProblem } from "../../drift/types.ts";
-import type { ObjectRef } from "../../report/object-label.ts";
+
+import type { ObjectRef } from "../../model/object-label.ts";
+import type { ScanProblem } from "../../model/types.ts";
 import type { CodifyStatus } from "./object-plan.ts";
 
 /** One file codify changes: no `before` when it adds the file, no `after` when it removes it. */

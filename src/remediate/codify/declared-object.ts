@@ -2,7 +2,7 @@
 // document says, when it can be read; else the rendered name without the
 // overlay's namePrefix/nameSuffix (and without a generator's hash suffix).
 import { valueAt } from "../../drift/diff-values.ts";
-import type { KubeObject } from "../../drift/types.ts";
+import type { KubeObject } from "../../model/types.ts";
 import type { Declared, KustomizeContext } from "./kustomize-plan-types.ts";
 import { objectInDocument } from "./object-in-document.ts";
 import { readDocument } from "./read-document.ts";

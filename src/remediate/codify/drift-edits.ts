@@ -8,7 +8,7 @@ import { setPath } from "../../drift/edit-object.ts";
 import { type FieldPath, pathKey } from "../../drift/field-path.ts";
 import { isBuiltinGroup, ListShapes } from "../../drift/list-shapes.ts";
 import { Ownership } from "../../drift/managed-fields.ts";
-import type { Change, KubeObject } from "../../drift/types.ts";
+import type { Change, KubeObject } from "../../model/types.ts";
 import { ownedOnly } from "./owned-only.ts";
 import { pointerToPath } from "./pointer-to-path.ts";
 import { type AssumedDefault, stripDefaults } from "./strip-defaults.ts";

@@ -6,11 +6,12 @@
 // before. The local pass can see defaulted values the server would not, so
 // only the scan's own changes must disappear; values a plan left out as the
 // server's defaults are not counted (the next scan checks them with the server).
-import { groupOf, keyString, objectKey } from "../../desired/object-key.ts";
+
 import { type ComparePolicy, compareObject } from "../../drift/compare-object.ts";
 import { setPath } from "../../drift/edit-object.ts";
-import type { Change, DesiredObject, KubeObject } from "../../drift/types.ts";
-import { objectLabel } from "../../report/object-label.ts";
+import { groupOf, keyString, objectKey } from "../../model/object-key.ts";
+import { objectLabel } from "../../model/object-label.ts";
+import type { Change, DesiredObject, KubeObject } from "../../model/types.ts";
 import type { ObjectPlan } from "./object-plan.ts";
 import { sameValue } from "./yaml/same-value.ts";
 

@@ -2,7 +2,7 @@
 // patches, where each object is declared, and the route each drifted field takes.
 import type { Pairing } from "../../drift/build-report.ts";
 import type { FieldPath } from "../../drift/field-path.ts";
-import type { KubeObject } from "../../drift/types.ts";
+import type { KubeObject } from "../../model/types.ts";
 import type { CodifyContext } from "./codify-context.ts";
 import type { FieldEdit } from "./drift-edits.ts";
 import type { CodifyStatus } from "./object-plan.ts";

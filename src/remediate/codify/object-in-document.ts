@@ -1,7 +1,7 @@
 // Where an object sits in the document its source names: the document itself,
 // or one item of a `List` document.
 import type { FieldPath } from "../../drift/field-path.ts";
-import type { KubeObject } from "../../drift/types.ts";
+import type { KubeObject } from "../../model/types.ts";
 
 type Json = unknown;
 const isRecord = (v: Json): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -3,7 +3,7 @@
 // one object at a time, before anything is written.
 import type { Pairing } from "../../drift/build-report.ts";
 import type { FieldPath } from "../../drift/field-path.ts";
-import type { ObjectRef } from "../../report/object-label.ts";
+import type { ObjectRef } from "../../model/object-label.ts";
 import type { AssumedDefault } from "./strip-defaults.ts";
 
 export type FileOp =

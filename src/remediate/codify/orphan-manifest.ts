@@ -7,7 +7,7 @@ import { cleanObject } from "../../drift/clean-object.ts";
 import { removePointer } from "../../drift/edit-object.ts";
 import { isBuiltinGroup, ListShapes } from "../../drift/list-shapes.ts";
 import { Ownership } from "../../drift/managed-fields.ts";
-import type { KubeObject } from "../../drift/types.ts";
+import type { KubeObject } from "../../model/types.ts";
 import { ownedOnly } from "./owned-only.ts";
 import { type AssumedDefault, stripDefaults } from "./strip-defaults.ts";
 

@@ -2,8 +2,8 @@
 // undrift-patches/<kind>-<name>.yaml: the one a previous run wrote for the
 // same object, else a free name; one per object and run.
 import { posix } from "node:path";
-import { keyString, objectKey } from "../../desired/object-key.ts";
-import type { KubeObject } from "../../drift/types.ts";
+import { keyString, objectKey } from "../../model/object-key.ts";
+import type { KubeObject } from "../../model/types.ts";
 import { isTaken } from "./codify-context.ts";
 import type { Declared, KustomizeContext } from "./kustomize-plan-types.ts";
 import { newFileName } from "./new-file-name.ts";

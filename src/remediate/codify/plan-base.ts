@@ -1,6 +1,7 @@
 // The identity part of a plan: which object, in which state.
-import { keyString, objectKey } from "../../desired/object-key.ts";
+
 import type { Pairing } from "../../drift/build-report.ts";
+import { keyString, objectKey } from "../../model/object-key.ts";
 import type { CodifyStatus, ObjectPlan } from "./object-plan.ts";
 
 export function planBase(pairing: Pairing, status: CodifyStatus): Omit<ObjectPlan, "ops"> {

@@ -9,10 +9,10 @@
 // Missing objects lose their document when it is in the folder, else get a `$patch: delete`;
 // orphans get a new file listed in `resources:`.
 import { posix } from "node:path";
-import { groupOf } from "../../desired/object-key.ts";
 import { valueAt } from "../../drift/diff-values.ts";
 import { setPath } from "../../drift/edit-object.ts";
-import type { KubeObject } from "../../drift/types.ts";
+import { groupOf } from "../../model/object-key.ts";
+import type { KubeObject } from "../../model/types.ts";
 import { checkSourceEdits } from "./check-source-edits.ts";
 import { type CodifyContext, isTaken } from "./codify-context.ts";
 import { declaredObject, stripNameAffixes } from "./declared-object.ts";

@@ -1,7 +1,8 @@
 // Where a plain target's drift goes: the object's own document. Missing
 // objects lose their document; orphans get a new file in the target's folder.
-import { groupOf } from "../../desired/object-key.ts";
+
 import type { Pairing } from "../../drift/build-report.ts";
+import { groupOf } from "../../model/object-key.ts";
 import { type CodifyContext, isTaken } from "./codify-context.ts";
 import { driftEdits } from "./drift-edits.ts";
 import { manifestText } from "./manifest-text.ts";

@@ -3,7 +3,7 @@
 // When the edited target does not render, or an edit changes an object no
 // plan meant to touch, the culprit is found by adding plans one at a time.
 import type { ComparePolicy } from "../../drift/compare-object.ts";
-import type { DesiredObject } from "../../drift/types.ts";
+import type { DesiredObject } from "../../model/types.ts";
 import { applyPlans, type FileTexts } from "./apply-plans.ts";
 import { judgeRender } from "./judge-render.ts";
 import type { ObjectPlan } from "./object-plan.ts";

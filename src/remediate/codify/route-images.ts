@@ -2,7 +2,7 @@
 // container rendered with that image changes to the same new one: else the
 // entry would also change containers that did not drift.
 import { valueAt } from "../../drift/diff-values.ts";
-import type { KubeObject } from "../../drift/types.ts";
+import type { KubeObject } from "../../model/types.ts";
 import type { FieldEdit } from "./drift-edits.ts";
 import { imageEntryFor } from "./image-entry-for.ts";
 import { parseImage } from "./image-reference.ts";

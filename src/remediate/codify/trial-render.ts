@@ -8,7 +8,7 @@ import type { TargetConfig } from "../../config/schema.ts";
 import { copyRepo } from "../../desired/copy-repo.ts";
 import { finalizeDesired, type Scope } from "../../desired/finalize-desired.ts";
 import { renderTarget } from "../../desired/render-target.ts";
-import type { DesiredObject } from "../../drift/types.ts";
+import type { DesiredObject } from "../../model/types.ts";
 import type { FileTexts } from "./apply-plans.ts";
 
 export interface TrialRender {

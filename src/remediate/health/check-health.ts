@@ -2,21 +2,10 @@
 // kstatus and `kubectl rollout status`: a workload is ready once its controller
 // has seen the latest spec (observedGeneration) and the replica counts say the
 // rollout is done. Kinds without a rule are ready once they exist.
-import { groupOf } from "../../desired/object-key.ts";
-import type { KubeObject } from "../../drift/types.ts";
 
-/** healthy; not-ready (may still get there); failed (will not without a change); timed-out (waited, never got there). */
-export type HealthStatus = "healthy" | "not-ready" | "failed" | "timed-out";
-
-export interface Health {
-  status: HealthStatus;
-  /** Why it is not healthy, in a person's words. */
-  message?: string;
-  /** Whether undrift waited for it; only a wait that ends badly makes a revert incomplete. */
-  waited: boolean;
-}
-
-export type Readiness = Omit<Health, "waited">;
+import type { Readiness } from "../../model/health.ts";
+import { groupOf } from "../../model/object-key.ts";
+import type { KubeObject } from "../../model/types.ts";
 
 interface Condition {
   type?: string;

@@ -1,8 +1,10 @@
 // Polls objects until each is healthy or failed, or the deadline passes. Reads
 // are injected, so the loop is tested without a cluster and the revert decides
 // where each object is read from (a GET, or an object it already holds).
-import type { KubeObject } from "../../drift/types.ts";
-import { checkHealth, type Health } from "./check-health.ts";
+
+import type { Health } from "../../model/health.ts";
+import type { KubeObject } from "../../model/types.ts";
+import { checkHealth } from "./check-health.ts";
 
 export interface HealthWatch<T> {
   item: T;

@@ -4,14 +4,15 @@
 // again first: one whose uid or resourceVersion moved since the scan (a label
 // removed, an opt-out added, re-created) is not the object that was judged safe
 // to delete, and is left for the next revert to judge.
-import type { KubeObject } from "../../drift/types.ts";
+
 import { deleteObject, type PropagationPolicy } from "../../live/delete-object.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import { getObject } from "../../live/get-object.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
-import { refOf } from "../revert/ref-of.ts";
+import type { ObjectRecord } from "../../model/change-set.ts";
+import { refOf } from "../../model/ref-of.ts";
+import type { KubeObject } from "../../model/types.ts";
 import { asApiError } from "../revert/revert-error.ts";
-import type { ObjectRecord } from "../revert/types.ts";
 
 export async function pruneOrphans(params: {
   client: KubeClient;

@@ -1,18 +1,20 @@
 // One drifted or missing object applied by server-side apply, after the fields
 // people changed by hand have passed to the applier; or the dry-run twin of
 // both steps, which yields the record the real run would.
+import type { IgnoreRule, Jq } from "../../drift/ignore-rules.ts";
 import { isSecret, redactSecretValues } from "../../drift/mask.ts";
-import type { KubeObject } from "../../drift/types.ts";
 import { applyObject } from "../../live/apply-object.ts";
 import type { ApiResource } from "../../live/discovery.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import { patchManagedFields } from "../../live/patch-managed-fields.ts";
+import type { ObjectRecord } from "../../model/change-set.ts";
+import { refOf } from "../../model/ref-of.ts";
+import type { KubeObject } from "../../model/types.ts";
+import type { PlannedObject } from "../../plan/revert/plan-revert.ts";
+import { respectIgnored } from "../../plan/revert/respect-ignored.ts";
+import { takeOverHumanFields } from "../../plan/revert/take-over-human-fields.ts";
 import { isApplyConflict, parseApplyConflicts } from "./parse-apply-conflicts.ts";
-import type { PlannedObject } from "./plan-revert.ts";
-import { refOf } from "./ref-of.ts";
 import { asApiError } from "./revert-error.ts";
-import { takeOverHumanFields } from "./take-over-human-fields.ts";
-import type { ObjectRecord } from "./types.ts";
 
 export interface AppliedObject {
   record: ObjectRecord;
@@ -30,9 +32,12 @@ export async function applyDesired(params: {
   dryRun: boolean;
   /** RFC 3339 time for the takeover's managedFields entry. */
   time: string;
+  /** ignoreDifferences rules whose fields keep their live values (none when the target opts out). */
+  ignoreRules: IgnoreRule[];
+  jq: Jq;
 }): Promise<AppliedObject> {
   const { client, resource, planned, fieldManager, dryRun } = params;
-  const object = planned.desired.object;
+  let object = planned.desired.object;
   const record: ObjectRecord = {
     ...refOf(object),
     action: planned.status === "missing" ? "created" : "configured",
@@ -76,7 +81,21 @@ export async function applyDesired(params: {
     }
   }
 
-  // 2. The apply itself, with the target's force.
+  // 2. Fields ignoreDifferences exempts keep their live values (the takeover may have made them undrift's).
+  if (planned.live) {
+    const respected = respectIgnored({
+      desired: object,
+      live: planned.live,
+      managedFields: takeover ? takeover.managedFields : planned.live.metadata.managedFields,
+      fieldManager,
+      rules: params.ignoreRules,
+      jq: params.jq,
+    });
+    object = respected.object;
+    if (respected.kept.length > 0) record.reason = `kept live ${respected.kept.join(", ")} (ignoreDifferences)`;
+  }
+
+  // 3. The apply itself, with the target's force.
   const apply = (force: boolean) => applyObject({ client, resource, object, fieldManager, force, dryRun });
   try {
     return { record, applied: await apply(params.force) };

@@ -6,25 +6,20 @@
 // A dry run waits for nothing: nothing it applies exists afterwards. Custom
 // resources of a CRD the dry run only checked cannot be checked themselves
 // (their kind is not served yet) and are recorded as the real run would.
-import { groupOf } from "../../desired/object-key.ts";
-import type { KubeObject } from "../../drift/types.ts";
+
+import type { IgnoreRule, Jq } from "../../drift/ignore-rules.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import { mapLimit } from "../../live/map-limit.ts";
+import type { ObjectRecord, WaitMode } from "../../model/change-set.ts";
+import { groupOf } from "../../model/object-key.ts";
+import { refOf } from "../../model/ref-of.ts";
+import type { KubeObject } from "../../model/types.ts";
+import { definedKind } from "../../plan/revert/apply-stage.ts";
+import type { PlannedObject } from "../../plan/revert/plan-revert.ts";
 import { applyDesired } from "./apply-desired.ts";
-import { definedKind } from "./apply-stage.ts";
 import { awaitKinds } from "./await-kinds.ts";
-import type { PlannedObject } from "./plan-revert.ts";
-import { recordHealth } from "./record-health.ts";
-import { refOf } from "./ref-of.ts";
-import type { ObjectRecord, WaitMode } from "./types.ts";
-
-export interface AppliedEntry {
-  planned: PlannedObject;
-  record: ObjectRecord;
-  /** The object as the apply returned it. */
-  applied?: KubeObject;
-}
+import { type AppliedEntry, recordHealth } from "./record-health.ts";
 
 export async function applyPlan(params: {
   client: KubeClient;
@@ -36,6 +31,9 @@ export async function applyPlan(params: {
   dryRun: boolean;
   wait: WaitMode;
   deadline: number;
+  /** Rules whose fields keep their live values on objects that exist: respectedIgnoreRules(target). */
+  ignoreRules: IgnoreRule[];
+  jq: Jq;
 }): Promise<{ entries: AppliedEntry[]; index: ResourceIndex }> {
   const { client, dryRun } = params;
   let index = params.index;
@@ -65,6 +63,8 @@ export async function applyPlan(params: {
       isHuman: params.isHuman,
       dryRun,
       time,
+      ignoreRules: params.ignoreRules,
+      jq: params.jq,
     });
     return { planned, record, ...(applied ? { applied } : {}) };
   };

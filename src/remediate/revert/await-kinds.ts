@@ -1,9 +1,10 @@
 // After CustomResourceDefinitions are applied and Established, the API server
 // takes a moment to serve their kinds in discovery. Discover again until every
 // object's kind resolves, or the deadline passes; the caller reports the rest.
-import type { KubeObject } from "../../drift/types.ts";
+
 import { discover, type ResourceIndex } from "../../live/discovery.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
+import type { KubeObject } from "../../model/types.ts";
 
 export async function awaitKinds(params: {
   client: KubeClient;

@@ -7,7 +7,7 @@
 //   - .spec.template.spec.containers[name="web"].image
 // The Status also carries them as `details.causes`, but KubeClient keeps only
 // the message of an error body, so the message is what there is to read.
-import type { FieldConflict } from "./types.ts";
+import type { FieldConflict } from "../../model/change-set.ts";
 
 const quoted = String.raw`"((?:[^"\\]|\\.)*)"`;
 const manager = new RegExp(

@@ -3,8 +3,17 @@
 import type { ResourceIndex } from "../../live/discovery.ts";
 import { getObject } from "../../live/get-object.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
+import type { ObjectRecord } from "../../model/change-set.ts";
+import type { KubeObject } from "../../model/types.ts";
+import type { PlannedObject } from "../../plan/revert/plan-revert.ts";
 import { waitForHealth } from "../health/wait-for-health.ts";
-import type { AppliedEntry } from "./apply-plan.ts";
+
+/** One planned object after its apply: the record, and the object as the apply returned it. */
+export interface AppliedEntry {
+  planned: PlannedObject;
+  record: ObjectRecord;
+  applied?: KubeObject;
+}
 
 export async function recordHealth(params: {
   client: KubeClient;

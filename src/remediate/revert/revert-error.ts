@@ -1,11 +1,18 @@
 // An error that stops a revert, named after the object it was working on, as
 // `Deployment/shop/web: apply failed: cluster at https://... is unreachable`.
 // Refusals by the API server are not errors: they become failed records.
-import type { KubeObject } from "../../drift/types.ts";
-import { KubeApiError } from "../../live/errors.ts";
 
-export class RevertError extends Error {
+import { KubeApiError } from "../../live/errors.ts";
+import type { KubeObject } from "../../model/types.ts";
+import { isPermanent, UndriftError } from "../../model/undrift-error.ts";
+
+export class RevertError extends UndriftError {
   override name = "RevertError";
+
+  /** A wrapper: the error it stopped on decides (a refused connection is retried, a 403 is not). */
+  get permanent(): boolean {
+    return isPermanent(this.cause);
+  }
 
   constructor(object: Pick<KubeObject, "kind" | "metadata">, what: string, options: { cause: unknown }) {
     const why = options.cause instanceof Error ? options.cause.message : String(options.cause);

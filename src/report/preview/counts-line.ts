@@ -1,6 +1,6 @@
 // The one phrase that says what a merge would do to a target, shared by the
 // comment, the check run and the terminal so they count alike.
-import type { PreviewSummary } from "../../preview/types.ts";
+import type { PreviewSummary } from "../../model/preview-report.ts";
 
 /** `1 to create, 2 to change, 1 to delete, 3 unchanged`; zero counts are left out; `nothing to change` when all are zero. */
 export function countsLine(summary: PreviewSummary): string {

@@ -2,9 +2,10 @@
 // can tell the changes this PR makes from drift that was there before. Objects
 // are listed with their changed fields, not diffed: the drift report has the
 // diffs, and here they would crowd out the PR's own changes.
-import type { PreviewReport } from "../../preview/types.ts";
+
+import { objectLabel } from "../../model/object-label.ts";
+import type { PreviewReport } from "../../model/preview-report.ts";
 import { codeSpan, escapeHtml } from "../markdown-escape.ts";
-import { objectLabel } from "../object-label.ts";
 import { plural } from "../summary-line.ts";
 import { shortRevision } from "./short-revision.ts";
 

@@ -3,8 +3,9 @@
 // then the changed fields), labelled with the preview's action and carrying
 // the object's note. markdownDetails does the sizing, note included, so an
 // oversized object is cut inside its block and the fence and </details> survive.
-import type { ResourceReport } from "../../drift/types.ts";
-import type { PreviewResource } from "../../preview/types.ts";
+
+import type { PreviewResource } from "../../model/preview-report.ts";
+import type { ResourceReport } from "../../model/types.ts";
 import { markdownDetails } from "../markdown-details.ts";
 import { escapeText } from "../markdown-escape.ts";
 

@@ -1,7 +1,7 @@
 // The top of the preview comment: the head commit, then one table row per
 // target with what the merge would do there, so every target is counted even
 // when its details do not fit.
-import type { PreviewReport } from "../../preview/types.ts";
+import type { PreviewReport } from "../../model/preview-report.ts";
 import { codeSpan } from "../markdown-escape.ts";
 import { tableBlocks } from "../split-parts.ts";
 import { plural } from "../summary-line.ts";

@@ -1,8 +1,9 @@
 // The live objects head no longer declares, with what the merge would do to
 // each and why: one table, sliced so a long prune can span parts.
-import type { PruneAction, PrunePreview } from "../../preview/types.ts";
+
+import { objectLabel } from "../../model/object-label.ts";
+import type { PruneAction, PrunePreview } from "../../model/preview-report.ts";
 import { codeSpan, escapeText } from "../markdown-escape.ts";
-import { objectLabel } from "../object-label.ts";
 import { chunk } from "../split-parts.ts";
 import type { PreviewBlock } from "./types.ts";
 

@@ -3,8 +3,8 @@
 // head does not render or a prune guard refuses, so branch protection can stop
 // a merge that would break the target.
 
-import { capText, checkRunTextLimit } from "../../github/markers.ts";
-import type { PreviewReport, PreviewSummary } from "../../preview/types.ts";
+import type { PreviewReport, PreviewSummary } from "../../model/preview-report.ts";
+import { capText, checkRunTextLimit } from "../markers.ts";
 import { blockBudget } from "../split-parts.ts";
 import { countsLine, hasChanges } from "./counts-line.ts";
 import { leftOutNote } from "./left-out-note.ts";

@@ -1,7 +1,7 @@
 // The sticky pull request comment: every target's preview in one comment of
 // up to `maxParts` parts, each within GitHub's body limit. The caller posts
 // part 1 as the comment (with its marker) and the rest as follow-ups.
-import { bodyLimit } from "../../github/markers.ts";
+import { bodyLimit } from "../markers.ts";
 import { blockBudget } from "../split-parts.ts";
 import { leftOutNote } from "./left-out-note.ts";
 import { packParts } from "./pack-parts.ts";

@@ -4,7 +4,7 @@
 // out); a created object carries `wouldBe`, the object as the API server would
 // create it (its defaults included, Secret values masked), since the whole
 // object is the change. The drift is the scan's own JSON shape.
-import type { PreviewReport, PreviewResource, PrunePreview } from "../../preview/types.ts";
+import type { PreviewReport, PreviewResource, PrunePreview } from "../../model/preview-report.ts";
 import { changeJson, problemJson, renderJson } from "../render-json.ts";
 
 /** The preview as pretty-printed JSON (2 spaces), ending with a newline. */

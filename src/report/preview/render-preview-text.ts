@@ -3,9 +3,9 @@
 // fields (head's value against the cluster's) and the YAML diff, the prune
 // with each action and reason, the drift the cluster has now, and problems.
 import { styleText } from "node:util";
-import type { PreviewReport, PreviewResource, PrunePreview } from "../../preview/types.ts";
+import { objectLabel, problemLabel, sourceLabel } from "../../model/object-label.ts";
+import type { PreviewReport, PreviewResource, PrunePreview } from "../../model/preview-report.ts";
 import { clip } from "../markdown-escape.ts";
-import { objectLabel, problemLabel, sourceLabel } from "../object-label.ts";
 import { plural } from "../summary-line.ts";
 import { unifiedDiff } from "../unified-diff.ts";
 import { countsLine } from "./counts-line.ts";

@@ -1,9 +1,10 @@
 // One target's section of the preview: what the merge would do, why it cannot
 // be previewed or pruned, what is already drifted, then one block per created
 // or changed object. Unchanged objects are only counted.
-import type { PreviewReport } from "../../preview/types.ts";
+
+import { problemLabel } from "../../model/object-label.ts";
+import type { PreviewReport } from "../../model/preview-report.ts";
 import { clip, codeSpan, escapeText, fenceFor } from "../markdown-escape.ts";
-import { problemLabel } from "../object-label.ts";
 import { chunk } from "../split-parts.ts";
 import { countsLine } from "./counts-line.ts";
 import { driftNote } from "./drift-note.ts";

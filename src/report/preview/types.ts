@@ -1,6 +1,6 @@
 // What the preview renderers take (every target of one pull request) and the
 // blocks they pack into GitHub parts.
-import type { PreviewReport } from "../../preview/types.ts";
+import type { PreviewReport } from "../../model/preview-report.ts";
 
 /** The previews of one pull request, for its sticky comment and its check run. */
 export interface PreviewInput {

@@ -91,6 +91,7 @@ describe("loadConfig: a valid file", () => {
       "deployment-revision": true,
       "last-applied-configuration": true,
       "change-cause": false,
+      "namespace-name-label": true,
     });
     expect(charts).toEqual({
       name: "charts",
@@ -117,11 +118,13 @@ describe("loadConfig: a valid file", () => {
       timeout: "5m",
       timeoutMs: 300_000,
       ignoreDifferences: [],
+      respectIgnoreDifferences: true,
       noiseFilters: {
         "kubectl-restarted-at": true,
         "deployment-revision": true,
         "last-applied-configuration": true,
         "change-cause": true,
+        "namespace-name-label": true,
       },
       helm: { releaseName: "charts", valuesFiles: ["values.yaml", "../shared/values.yaml"] },
       rules: [],
@@ -196,7 +199,8 @@ describe("loadConfig: errors name the file, the line and the field", () => {
     );
     expect(messageOf(text)).toBe(
       ".github/undrift.yml:6: targets[0].noiseFilters.revision: unknown field; " +
-        "expected one of kubectl-restarted-at, deployment-revision, last-applied-configuration, change-cause",
+        "expected one of kubectl-restarted-at, deployment-revision, last-applied-configuration, change-cause, " +
+        "namespace-name-label",
     );
   });
 

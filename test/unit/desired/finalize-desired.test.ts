@@ -5,7 +5,7 @@ import {
   type Scope,
   UnknownKindError,
 } from "../../../src/desired/finalize-desired.ts";
-import type { DesiredObject, KubeObject } from "../../../src/drift/types.ts";
+import type { DesiredObject, KubeObject } from "../../../src/model/types.ts";
 
 // What discovery of a plain cluster answers.
 const served: Record<string, Scope> = {

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RenderError } from "../../../src/desired/render-error.ts";
 import { type RenderTarget, renderTarget } from "../../../src/desired/render-target.ts";
-import type { DesiredObject } from "../../../src/drift/types.ts";
+import type { DesiredObject } from "../../../src/model/types.ts";
 import { tempRepo } from "./temp-repo.ts";
 
 // Runs the real helm (toolPath: $UNDRIFT_HELM, the build cache, or PATH).

@@ -38,11 +38,6 @@ describe("plain rendering", () => {
     const { skipped } = await renderTarget({ repoDir: fixture, target: infra });
     expect(skipped).toEqual([
       {
-        file: "infra/list.yaml",
-        document: 0,
-        reason: "List item 2: not a Kubernetes object: the document is a string, not a mapping",
-      },
-      {
         file: "infra/nested/no-name.yml",
         document: 0,
         reason: "Job uses metadata.generateName: only objects with a fixed metadata.name can be tracked",

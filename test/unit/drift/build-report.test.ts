@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildReport, type Pairing } from "../../../src/drift/build-report.ts";
-import type { KubeObject, ScanProblem } from "../../../src/drift/types.ts";
+import type { KubeObject, ScanProblem } from "../../../src/model/types.ts";
 import { type Case, compare, fixture, fixtureCase } from "./drift-fixtures.ts";
 
 async function compared(pair: Case, file: string): Promise<Pairing> {

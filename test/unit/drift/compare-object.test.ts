@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FieldsV1, KubeObject, ManagedFieldsEntry } from "../../../src/drift/types.ts";
+import type { FieldsV1, KubeObject, ManagedFieldsEntry } from "../../../src/model/types.ts";
 import {
   byPath,
   compare,

@@ -6,12 +6,12 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { targetSchema } from "../../../src/config/target-schema.ts";
-import { groupOf } from "../../../src/desired/object-key.ts";
 import { type ComparePolicy, compareObject, type ObjectComparison } from "../../../src/drift/compare-object.ts";
+import { comparePolicy } from "../../../src/drift/compare-policy.ts";
 import type { IgnoreRule, Jq } from "../../../src/drift/ignore-rules.ts";
 import { loadJq } from "../../../src/drift/jq.ts";
-import type { Change, KubeObject, ManagedFieldsEntry } from "../../../src/drift/types.ts";
-import { comparePolicy } from "../../../src/scan/compare-policy.ts";
+import { groupOf } from "../../../src/model/object-key.ts";
+import type { Change, KubeObject, ManagedFieldsEntry } from "../../../src/model/types.ts";
 
 const fixtures = new URL("../../fixtures/drift/", import.meta.url);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildReport, type Pairing } from "../../../src/drift/build-report.ts";
 import { fingerprint } from "../../../src/drift/fingerprint.ts";
-import type { KubeObject, ResourceReport } from "../../../src/drift/types.ts";
+import type { KubeObject, ResourceReport } from "../../../src/model/types.ts";
 import { type Case, compare, containersOf, dataOf, fixture, fixtureCase } from "./drift-fixtures.ts";
 
 const source = { file: "apps/shop/web.yaml", document: 0 };

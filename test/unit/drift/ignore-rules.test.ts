@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkIgnoreRules, IgnoreRuleError, rulesFor } from "../../../src/drift/ignore-rules.ts";
-import type { KubeObject } from "../../../src/drift/types.ts";
+import { checkIgnoreRules, IgnoreRuleError, rulesFor, stripIgnored } from "../../../src/drift/ignore-rules.ts";
+import { Ownership } from "../../../src/drift/managed-fields.ts";
+import type { KubeObject } from "../../../src/model/types.ts";
 import { compare, containersOf, entryOf, fixture, fixtureCase, jq, policyFor } from "./drift-fixtures.ts";
 
 const sidecarSelector = '.spec.template.spec.containers[] | select(.name == "istio-proxy")';
@@ -160,7 +161,32 @@ describe("jq path expressions", () => {
     expect((thrown as Error).message).toContain("syntax error");
     expect((thrown as Error).message).not.toContain("\n");
 
-    await expect(policyFor({ ignoreDifferences: rules })).rejects.toThrow(IgnoreRuleError);
+    // A target's config already refuses it when parsed, before any policy is built.
+    await expect(policyFor({ ignoreDifferences: rules })).rejects.toThrow(/syntax error/);
+  });
+
+  it("an expression that never ends on an object fails the scan within its bound, naming object and expression", async () => {
+    const engine = await jq();
+    const endless = "(.data | until(. == null; .))"; // ends on an empty input, never on a ConfigMap with data
+    const object: KubeObject = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "c", namespace: "n" },
+      data: { a: "1" },
+    };
+    const started = Date.now();
+    expect(() =>
+      stripIgnored({
+        objects: [object],
+        rules: [{ jqPathExpressions: [endless] }],
+        ownership: Ownership.of(object),
+        jq: engine,
+      }),
+    ).toThrow(
+      '.github/undrift.yml: ignoreDifferences: jqPathExpressions: "(.data | until(. == null; .))": jq: did not finish within 1s on ConfigMap/n/c',
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(engine.paths({ a: 1 }, ".a")).toEqual([["a"]]);
   });
 
   it("jq keeps working after an expression failed to compile", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildReport } from "../../../src/drift/build-report.ts";
 import { maskResource, maskSecretChange, redactSecretValues } from "../../../src/drift/mask.ts";
-import type { DriftReport, KubeObject, ResourceReport } from "../../../src/drift/types.ts";
+import type { DriftReport, KubeObject, ResourceReport } from "../../../src/model/types.ts";
 import { compare, fixture, fixtureCase } from "./drift-fixtures.ts";
 
 const source = { file: "apps/shop/secret.yaml", document: 0 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { enabledNoiseFilters, noiseFilters } from "../../../src/drift/noise-filters.ts";
-import type { KubeObject } from "../../../src/drift/types.ts";
+import type { KubeObject } from "../../../src/model/types.ts";
 import { compare, configMapInSync, fixtureCase } from "./drift-fixtures.ts";
 
 describe("built-in noise", () => {
@@ -54,6 +54,7 @@ describe("built-in noise", () => {
       "deployment-revision",
       "last-applied-configuration",
       "change-cause",
+      "namespace-name-label",
     ]);
     for (const filter of noiseFilters) expect(filter.why).not.toBe("");
     expect(enabledNoiseFilters(undefined)).toEqual(noiseFilters);
@@ -61,6 +62,68 @@ describe("built-in noise", () => {
       "kubectl-restarted-at",
       "deployment-revision",
       "last-applied-configuration",
+      "namespace-name-label",
+    ]);
+  });
+
+  it("the kubernetes.io/metadata.name label the API server puts on a Namespace is not drift unless switched off", async () => {
+    const pair = adoptedNamespace();
+    expect((await compare(pair)).changes).toEqual([]);
+    const off = await compare(pair, { noiseFilters: { "namespace-name-label": false } });
+    expect(off.changes.map((c) => [c.path, c.live, c.manager])).toEqual([
+      ["/metadata/labels/kubernetes.io~1metadata.name", "shop", "kubectl-create"],
+    ]);
+  });
+
+  it("the same label added by hand to another kind is still drift", async () => {
+    const pair = configMapInSync();
+    pair.live.metadata.labels = { ...pair.live.metadata.labels, [nameLabel]: "app-config" };
+    pair.live.metadata.managedFields!.push(labelledBy("kubectl-label"));
+    expect((await compare(pair)).changes.map((c) => [c.path, c.manager])).toEqual([
+      ["/metadata/labels/kubernetes.io~1metadata.name", "kubectl-label"],
     ]);
   });
 });
+
+const nameLabel = "kubernetes.io/metadata.name";
+
+function labelledBy(manager: string) {
+  return {
+    manager,
+    operation: "Update" as const,
+    apiVersion: "v1",
+    time: "2026-11-30T10:55:00Z",
+    fieldsType: "FieldsV1",
+    fieldsV1: { "f:metadata": { "f:labels": { ".": {}, [`f:${nameLabel}`]: {} } } },
+  };
+}
+
+/** A Namespace made with `kubectl create ns`, then declared in Git and labelled for the target. */
+function adoptedNamespace() {
+  const labels = { "undrift.dev/target": "shop" };
+  const desired: KubeObject = { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop", labels } };
+  const live: KubeObject = {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: {
+      name: "shop",
+      uid: "0b6f3c2e",
+      resourceVersion: "42",
+      labels: { [nameLabel]: "shop", ...labels },
+      managedFields: [
+        labelledBy("kubectl-create"),
+        {
+          manager: "undrift",
+          operation: "Apply",
+          apiVersion: "v1",
+          time: "2026-11-30T11:00:00Z",
+          fieldsType: "FieldsV1",
+          fieldsV1: { "f:metadata": { "f:labels": { "f:undrift.dev/target": {} } } },
+        },
+      ],
+    },
+    spec: { finalizers: ["kubernetes"] },
+    status: { phase: "Active" },
+  };
+  return { desired, live };
+}

@@ -129,7 +129,7 @@ describe("extracting a repository tarball", () => {
       { path: `${top}/r`, type: "symlink", linkTarget: "." },
       { path: `${top}/a`, type: "symlink", linkTarget: "r/.." },
     ]);
-    expect(error.message).toMatch(/^a: a symbolic link that resolves outside the tree/);
+    expect(error.message).toBe("a is a symbolic link to a folder outside the repository");
   });
 
   it("refuses to write through a symbolic link, even one that points inside", async () => {

@@ -3,11 +3,14 @@ import { ClusterAccessError } from "../../../src/config/cluster-registry.ts";
 import { ConfigError } from "../../../src/config/config-error.ts";
 import { DuplicateObjectError, UnknownKindError } from "../../../src/desired/finalize-desired.ts";
 import { RenderError } from "../../../src/desired/render-error.ts";
+import { SnapshotError } from "../../../src/github/snapshot-error.ts";
 import { ClusterUnreachableError, KubeApiError, KubeconfigError } from "../../../src/live/errors.ts";
+import { UndriftError } from "../../../src/model/undrift-error.ts";
 import { classifyError } from "../../../src/queue/classify-error.ts";
 import { InvalidJobError } from "../../../src/queue/jobs.ts";
+import { LockTimeoutError } from "../../../src/queue/redis-lock.ts";
 import { RevertError } from "../../../src/remediate/revert/revert-error.ts";
-import { UnknownTargetError } from "../../../src/scan/scan-target.ts";
+import { UnknownTargetError } from "../../../src/stages/scan/scan-target.ts";
 
 const kube = (status: number, reason: string) =>
   new KubeApiError({ status, reason, message: reason, verb: "GET", path: "/api/v1/namespaces/shop/configmaps" });
@@ -74,6 +77,14 @@ describe("classifyError", () => {
     expect(classifyError(new DOMException("The operation timed out.", "TimeoutError"))).toBe("transient");
   });
 
+  it("retries a Redis connection lost mid-job (ioredis's plain error and its retry limit)", () => {
+    const retryLimit = Object.assign(new Error("Reached the max retries per request limit (which is 3)."), {
+      name: "MaxRetriesPerRequestError",
+    });
+    expect(classifyError(new Error("Connection is closed."))).toBe("transient");
+    expect(classifyError(retryLimit)).toBe("transient");
+  });
+
   it("follows the cause of a wrapper to the error that decides", () => {
     expect(classifyError(new RevertError(deployment, "apply failed", { cause: kube(403, "Forbidden") }))).toBe(
       "permanent",
@@ -99,8 +110,27 @@ describe("classifyError", () => {
     expect(classifyError(new ConfigError("bad", { file: "f" }), isTransient)).toBe("permanent");
   });
 
-  it("retries an error it does not know: attempts bound the cost, and an outage nobody foresaw is not lost", () => {
-    expect(classifyError(new Error("something odd"))).toBe("transient");
-    expect(classifyError("a string")).toBe("transient");
+  it("fails an error that says nothing and is no known transient kind for good: a retry would fail the same way", () => {
+    expect(classifyError(new Error("merge job of acme/gitops target infra: needs pullRequest and revision"))).toBe(
+      "permanent",
+    );
+    expect(classifyError("a string")).toBe("permanent");
+    expect(classifyError(new Error("scan failed", { cause: new Error("something odd") }))).toBe("permanent");
+  });
+
+  it("reads whether an undrift error is permanent from the error itself", () => {
+    class Retryable extends UndriftError {
+      override name = "Retryable";
+      readonly permanent = false;
+    }
+    class Refused extends UndriftError {
+      override name = "Refused";
+      readonly permanent = true;
+    }
+    expect(classifyError(new Retryable("busy"))).toBe("transient");
+    expect(classifyError(new Refused("no", { cause: network("ECONNRESET") }))).toBe("permanent");
+    expect(classifyError(new LockTimeoutError("preview-lock:7: still locked after 30000ms"))).toBe("transient");
+    expect(classifyError(new SnapshotError("unsafe", "../etc/passwd: leaves the tree"))).toBe("permanent");
+    expect(classifyError(new RevertError(deployment, "apply failed", { cause: new Error("odd") }))).toBe("permanent");
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { targetKey } from "../../../src/model/target-key.ts";
 import {
   InvalidJobError,
   parseJob,
@@ -7,7 +8,6 @@ import {
   scanQueueName,
   scheduledScanJobSchema,
 } from "../../../src/queue/jobs.ts";
-import { targetKey } from "../../../src/queue/target-key.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 const job = { installationId: 42, repo: "acme/gitops", target: "infra", cluster: "prod-eu", reason: "push" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PreviewReport } from "../../../src/preview/types.ts";
+import type { PreviewReport } from "../../../src/model/preview-report.ts";
 import { renderPreviewCheck } from "../../../src/report/preview/render-preview-check.ts";
 import { detailsLabels, expectBalancedDetails, expectBalancedFences } from "./markdown-checks.ts";
 import {

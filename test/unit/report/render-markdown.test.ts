@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DriftReport, ResourceReport } from "../../../src/drift/types.ts";
+import type { DriftReport, ResourceReport } from "../../../src/model/types.ts";
 import { renderMarkdown } from "../../../src/report/render-markdown.ts";
 import { detailsLabels, expectBalancedDetails, expectBalancedFences } from "./markdown-checks.ts";
 import { configMap, inSyncReport, sampleReport } from "./sample-report.ts";

@@ -3,8 +3,8 @@
 // exist here, for tests that check they never come out), the drift a scan of base.
 
 import { maskSecretChange, maskSecretPair } from "../../../src/drift/mask.ts";
-import type { Change, KubeObject } from "../../../src/drift/types.ts";
-import type { PreviewReport, PreviewResource } from "../../../src/preview/types.ts";
+import type { PreviewReport, PreviewResource } from "../../../src/model/preview-report.ts";
+import type { Change, KubeObject } from "../../../src/model/types.ts";
 import { configMap, deployment, sampleReport } from "./sample-report.ts";
 
 export const BASE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";

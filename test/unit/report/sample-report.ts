@@ -1,6 +1,6 @@
 // A hand-built report with one object of each kind of drift, as the engine would hand it over:
 // live and wouldBe already cleaned and the Secret's values already masked.
-import type { DriftReport, KubeObject, ResourceReport } from "../../../src/drift/types.ts";
+import type { DriftReport, KubeObject, ResourceReport } from "../../../src/model/types.ts";
 
 export function deployment(replicas: number, logLevel: string): KubeObject {
   return {

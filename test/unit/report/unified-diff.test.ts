@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ResourceReport } from "../../../src/drift/types.ts";
+import type { ResourceReport } from "../../../src/model/types.ts";
 import { unifiedDiff } from "../../../src/report/unified-diff.ts";
 import { configMap } from "./sample-report.ts";
 

@@ -1,7 +1,8 @@
 // A YAML file parsed for editing: every document with node ranges and source
 // tokens (for the offsets of `-` indicators), read the way the renderers read it
-// (YAML 1.2 core schema, `<<` merge keys, unique keys).
+// (as kubectl's YAML decoder reads it, `<<` merge keys, unique keys).
 import { type Document, LineCounter, parseAllDocuments } from "yaml";
+import { yamlToKubernetesJson } from "../../../desired/yaml-to-kubernetes-json.ts";
 import { lineBreakOf } from "./text-lines.ts";
 import { YamlEditError } from "./yaml-edit-error.ts";
 
@@ -14,7 +15,13 @@ export interface YamlFile {
 /** Parses `text`; throws YamlEditError `<file>:<line>: <reason>` when it is not valid YAML. */
 export function parseYamlFile({ file, text }: { file: string; text: string }): YamlFile {
   const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter, merge: true, uniqueKeys: true, keepSourceTokens: true });
+  const parsed = parseAllDocuments(text, {
+    lineCounter,
+    version: "1.1",
+    merge: true,
+    uniqueKeys: true,
+    keepSourceTokens: true,
+  });
   const documents = "empty" in parsed ? [] : parsed;
   for (const doc of documents) {
     const problem = doc.errors[0];
@@ -26,7 +33,16 @@ export function parseYamlFile({ file, text }: { file: string; text: string }): Y
   return { text, documents, lineBreak: lineBreakOf(text) };
 }
 
-/** The plain value of a document, aliases and merge keys resolved; null for an empty document. */
+/** The plain value of a document as kubectl reads it, aliases and merge keys resolved; null for an empty document. */
 export function documentValue(doc: Document.Parsed): unknown {
-  return doc.toJS({ maxAliasCount: 100 }) ?? null;
+  if (doc.contents === null) return null;
+  return yamlToKubernetesJson({
+    doc,
+    keyLines: new WeakMap(),
+    lineOf: () => 0,
+    fail: (message) => {
+      // The renderer read this file first and named its line; here it only must not pass unread.
+      throw new YamlEditError(message, { file: "" });
+    },
+  });
 }

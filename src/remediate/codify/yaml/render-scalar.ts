@@ -2,6 +2,7 @@
 // when the value reads back the same (as YAML 1.2 and as kubectl's YAML 1.1),
 // quotes stay the same quotes, block scalars stay blocks at their indentation.
 import { Scalar, stringify } from "yaml";
+import { resolvePlainScalar } from "../../../desired/resolve-plain-scalar.ts";
 
 export type ScalarStyle = "PLAIN" | "QUOTE_SINGLE" | "QUOTE_DOUBLE" | "BLOCK_LITERAL" | "BLOCK_FOLDED";
 
@@ -48,6 +49,8 @@ export function renderScalar(params: {
 function plainReadsBack(value: string, inFlow: boolean): boolean {
   if (value === "" || value.trim() !== value || control.test(value) || value.includes("\t")) return false;
   if (inFlow && /[,[\]{}]/.test(value)) return false;
+  // kubectl's own reading first: go-yaml v2 takes `0o17`, `1_0` and `y` as non-strings too.
+  if (resolvePlainScalar(value).type !== "string") return false;
   return (["1.2", "1.1"] as const).every((version) => {
     const scalar = new Scalar(value);
     scalar.type = "PLAIN";

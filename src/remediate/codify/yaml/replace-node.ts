@@ -2,6 +2,7 @@
 // tag and trailing comment, which lie outside its range); any other value is
 // rewritten where it stands, as block lines under its key or item, or as flow.
 import { isMap, isSeq, type Node, type Scalar } from "yaml";
+import { keepSpelling } from "./keep-spelling.ts";
 import type { Step } from "./locate-path.ts";
 import { type RenderedScalar, renderScalar } from "./render-scalar.ts";
 import { renderBlockLines, renderFlow } from "./render-value.ts";
@@ -25,6 +26,11 @@ export function replaceScalar(params: {
   const [start, end] = node.range!;
   const indent = ownIndent(text, step, layout);
   const blockIndent = isBlockScalar(node) ? (contentIndent(text, node) ?? indent) : indent;
+  const kept =
+    node.type === "PLAIN" && !params.quoteAll
+      ? keepSpelling({ source: String(node.source), value: params.value })
+      : undefined;
+  if (kept !== undefined) return text.slice(0, start) + kept + text.slice(end);
   const rendered = renderScalar({
     value: params.value,
     style: params.quoteAll ? "QUOTE_DOUBLE" : node.type,

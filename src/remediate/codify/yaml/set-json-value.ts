@@ -1,7 +1,7 @@
 // JSON manifests have no comments to keep: the document is set with the value
 // and written again as JSON in the file's indentation and line breaks.
 import { setPath } from "../../../drift/edit-object.ts";
-import type { SetYamlValueParams } from "./set-yaml-value.ts";
+import type { SetYamlValueParams } from "./set-value-params.ts";
 import { lineBreakOf } from "./text-lines.ts";
 import { YamlEditError } from "./yaml-edit-error.ts";
 

@@ -20,6 +20,7 @@ import { replaceList } from "./replace-list.ts";
 import { replaceScalar, replaceWhole } from "./replace-node.ts";
 import { sameValue } from "./same-value.ts";
 import { setJsonValue } from "./set-json-value.ts";
+import type { SetYamlValueParams } from "./set-value-params.ts";
 import { sharedAlias } from "./shared-alias.ts";
 import { YamlEditError } from "./yaml-edit-error.ts";
 import { type Layout, layoutOf } from "./yaml-layout.ts";
@@ -28,16 +29,6 @@ type Json = unknown;
 const isRecord = (v: Json): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
 // A copy with no shared parts: aliases resolve to one shared object, and an edit must reach only its own path.
 const treeCopy = (v: Json): Json => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
-
-export interface SetYamlValueParams {
-  /** Repository-relative name, for messages (and `.json` files, which are rewritten as JSON). */
-  file: string;
-  text: string;
-  document: number;
-  path: FieldPath;
-  /** The new value; undefined removes the field (and a map or list it leaves empty). */
-  value: Json;
-}
 
 /** The text with the field set; throws YamlEditError when the edit cannot be made exactly. */
 export function setYamlValue(params: SetYamlValueParams): string {

@@ -1,0 +1,81 @@
+// The architecture's import rules (README "Architecture"), checked by `npm test`.
+// Folders under src/ form layers along the flow; a folder may import only the
+// folders before it in this list, so data flows one way and no two folders
+// import each other, directly or through others.
+const layers = [
+  "model", // object identity, one subject spelling, the change-set vocabulary
+  "config", // schemas and loaders
+  "desired", // Git rendered to objects with their source
+  "live", // cluster client, discovery, LIST/GET/apply/delete, sessions
+  "drift", // the pure engine
+  "plan", // pure decisions: prune, revert, mode shares, approved drift
+  "remediate", // executors: YAML edits, apply, prune, health
+  "report", // every renderer
+  "stages", // scan, preview, codify, revert: shared by the CLI and the worker
+  "github", // every GitHub call
+  "queue", // queues, schedulers, job schemas, job errors
+  "state", // Redis stores
+  "worker", // job pipelines
+  "app", // webhook handlers
+  "cli", // the command and the process entry points
+];
+
+// What a pure folder must never reach: files, processes, the network, Redis, the cluster, GitHub.
+const io = [
+  "^node:(fs|fs/promises|child_process|net|http|https|tls|dgram|dns|worker_threads)$",
+  "^(fs|child_process|net|http|https)$",
+  "^@kubernetes/client-node",
+  "^ioredis",
+  "^bullmq",
+  "^octokit",
+  "^@octokit/",
+  "^probot",
+];
+
+const layerRules = layers.slice(0, -1).map((layer, index) => ({
+  name: `layer-${layer}`,
+  comment: `${layer}/ imports only ${layers.slice(0, index).join(", ") || "no other folder"} (the layers before it)`,
+  severity: "error",
+  from: { path: `^src/${layer}/` },
+  to: { path: `^src/(${layers.slice(index + 1).join("|")})/` },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "no module imports itself through others",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: "pure-core",
+      comment: "model/, drift/ and plan/ take data and return data: no I/O",
+      severity: "error",
+      from: { path: "^src/(model|drift|plan)/" },
+      to: { path: io, dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "known-folders",
+      comment: "every source file lives in one of the layers",
+      severity: "error",
+      from: { path: "^src/", pathNot: `^src/(${layers.join("|")})/` },
+      to: {},
+    },
+    {
+      name: "not-to-tests",
+      comment: "src/ never imports the tests or their helpers",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^(test|bench|scripts)/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    exclude: { path: "^(node_modules|dist)/" },
+  },
+};

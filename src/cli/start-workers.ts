@@ -1,0 +1,57 @@
+// The worker side of a process (`undrift worker`, or `undrift start` beside the
+// web side): a scan worker per cluster it serves, all the registry's by
+// default, acting on GitHub as the app through `probot.auth(installationId)`.
+import type { Probot } from "probot";
+import type { ClusterRegistry } from "../config/cluster-registry.ts";
+import { type ServerEnv, ServerEnvError } from "../config/server-env.ts";
+import { createRedisConnection } from "../queue/connection.ts";
+import type { UndriftQueues } from "../queue/create-queues.ts";
+import type { QueueLog } from "../queue/queue-log.ts";
+import { type ScanWorkers, startScanWorkers } from "../queue/scan-worker.ts";
+import { scanHandlers } from "../worker/scan-handlers.ts";
+
+/** Starts the workers; `clusters` must be names in the registry (default: all of them). */
+export function startWorkers(params: {
+  probot: Probot;
+  queues: UndriftQueues;
+  registry: ClusterRegistry;
+  env: ServerEnv;
+  clusters?: readonly string[];
+  log: QueueLog;
+}): ScanWorkers {
+  const { registry, env } = params;
+  const known = Object.keys(registry.clusters);
+  const clusters = params.clusters ?? known;
+  const unknown = clusters.filter((name) => !Object.hasOwn(registry.clusters, name));
+  if (unknown.length > 0) {
+    throw new ServerEnvError(
+      `--clusters: ${unknown.map((n) => `"${n}"`).join(", ")} not in the cluster registry ${env.clustersFile ?? ""} (it has: ${known.join(", ")})`,
+    );
+  }
+  if (clusters.length === 0)
+    throw new ServerEnvError(`UNDRIFT_CLUSTERS: ${env.clustersFile ?? ""} lists no cluster to serve`);
+  // A worker connection waits out Redis outages, so a running scan keeps its lock and finishes.
+  const connection = createRedisConnection({ role: "worker", url: env.redisUrl, name: "undrift-worker" });
+  const workers = startScanWorkers({
+    queues: params.queues,
+    clusters,
+    connection,
+    concurrency: env.concurrency,
+    log: params.log,
+    handlers: scanHandlers({
+      probot: params.probot,
+      queues: params.queues,
+      registry,
+      snapshotDir: env.snapshotDir,
+      log: params.log,
+    }),
+  });
+  params.log.info({ clusters, concurrency: env.concurrency }, "undrift workers started");
+  return {
+    workers: workers.workers,
+    async close(options) {
+      await workers.close(options);
+      await connection.quit();
+    },
+  };
+}

@@ -1,0 +1,9 @@
+// Where undrift finds Redis: REDIS_URL, else the local default (DESIGN "Server configuration").
+
+/** The Redis URL undrift uses when REDIS_URL is not set. */
+export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+
+/** REDIS_URL from the environment, or the default. */
+export function redisUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return env.REDIS_URL || DEFAULT_REDIS_URL;
+}

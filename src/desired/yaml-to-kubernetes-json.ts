@@ -1,0 +1,155 @@
+// One parsed YAML document to the JSON value kubectl, Flux and helm send to the
+// API server: sigs.k8s.io/yaml's YAMLToJSON, which decodes with go-yaml v2 into
+// interface{} and then makes every map key a string. The `yaml` package only
+// parses; scalars, keys and merge keys are resolved here, as go-yaml v2 does.
+import { type Document, isAlias, isMap, isScalar, isSeq, type Node, type Scalar } from "yaml";
+import { resolvePlainScalar } from "./resolve-plain-scalar.ts";
+
+/**
+ * Deepest nesting of mappings and sequences in one document. Real manifests stay far below it (CRD schemas that
+ * embed a pod template reach about 70 levels); past it a hostile file would only cost stack and memory.
+ */
+export const MAX_DOCUMENT_DEPTH = 200;
+/** Most nodes that aliases may expand to in one document, so an alias bomb fails fast instead of filling memory. */
+export const MAX_ALIAS_NODES = 100_000;
+
+/** The line of every key of every decoded mapping, so later checks can point at the field at fault. */
+export type KeyLines = WeakMap<object, Map<string, number>>;
+
+/** Decodes `doc`; `fail` throws the caller's error for the node at `offset`. */
+export function yamlToKubernetesJson({
+  doc,
+  keyLines,
+  lineOf,
+  fail,
+}: {
+  doc: Document;
+  keyLines: KeyLines;
+  lineOf: (offset: number) => number;
+  fail: (message: string, offset: number) => never;
+}): unknown {
+  let aliasBudget = MAX_ALIAS_NODES;
+  let inAlias = 0;
+  const offsetOf = (node: unknown) => (node as Node).range?.[0] ?? 0;
+
+  const value = (node: unknown, depth: number): unknown => {
+    if (node === null || node === undefined) return null;
+    if (inAlias > 0 && --aliasBudget < 0) {
+      fail(`aliases expand to more than ${MAX_ALIAS_NODES} nodes`, offsetOf(node));
+    }
+    if (isAlias(node)) {
+      const target = node.resolve(doc);
+      if (!target) return fail(`alias *${node.source} has no anchor`, offsetOf(node));
+      inAlias++;
+      try {
+        return value(target, depth);
+      } finally {
+        inAlias--;
+      }
+    }
+    if (isScalar(node)) return scalarValue(node);
+    if (depth >= MAX_DOCUMENT_DEPTH) {
+      fail(`nested deeper than ${MAX_DOCUMENT_DEPTH} levels, the limit for a manifest`, offsetOf(node));
+    }
+    if (isSeq(node)) return node.items.map((item) => value(item, depth + 1));
+    if (isMap(node)) {
+      const entries = new Map<string, unknown>();
+      const lines = new Map<string, number>();
+      const mergeInto = (map: unknown, mapDepth: number) => {
+        const merged = value(map, mapDepth) as Record<string, unknown>;
+        const mergedLines = keyLines.get(merged);
+        for (const [k, v] of Object.entries(merged)) {
+          entries.set(k, v);
+          lines.set(k, mergedLines?.get(k) ?? lineOf(offsetOf(map)));
+        }
+      };
+      for (const pair of node.items) {
+        if (isMergeKey(pair.key)) {
+          // go-yaml v2 merges in place: a key before `<<` is overwritten, one after wins; in a list, earlier maps win.
+          const source = isAlias(pair.value) ? pair.value.resolve(doc) : pair.value;
+          const maps = isSeq(source) ? [...source.items].reverse() : [pair.value];
+          for (const map of maps) {
+            const target = isAlias(map) ? map.resolve(doc) : map;
+            if (!isMap(target)) fail("map merge requires map or sequence of maps as the value", offsetOf(map));
+            mergeInto(map, depth + 1);
+          }
+          continue;
+        }
+        const key = keyString(pair.key);
+        entries.set(key, value(pair.value, depth + 1));
+        lines.set(key, lineOf(offsetOf(pair.key)));
+      }
+      // fromEntries defines own properties, so a `__proto__` key stays data.
+      const object = Object.fromEntries(entries);
+      keyLines.set(object, lines);
+      return object;
+    }
+    return fail("unsupported YAML node", offsetOf(node));
+  };
+
+  const scalarValue = (node: Scalar): unknown => {
+    if (node.tag === undefined && node.type === "PLAIN") {
+      const resolved = resolvePlainScalar(String(node.source));
+      if (resolved.type === "int") return Number(resolved.value);
+      if (resolved.type === "float" && !Number.isFinite(resolved.value)) {
+        fail(
+          `${node.source}: JSON has no ${resolved.value} (kubectl refuses it too); quote it for a string`,
+          offsetOf(node),
+        );
+      }
+      return resolved.value;
+    }
+    if (node.tag === undefined || node.tag === "tag:yaml.org,2002:str") return String(node.value);
+    // Explicitly tagged: as the yaml package's 1.1 schema resolves the tag, in the shapes JSON can carry.
+    const v = node.value;
+    if (v instanceof Date) return String(node.source);
+    if (v instanceof Uint8Array) return new TextDecoder().decode(v);
+    if (typeof v === "bigint") return Number(v);
+    if (typeof v === "number" && !Number.isFinite(v)) {
+      fail(`${node.source}: JSON has no ${v} (kubectl refuses it too)`, offsetOf(node));
+    }
+    return v;
+  };
+
+  // sigs.k8s.io/yaml's key conversion: strings as they are, ints in decimal, floats as Go prints a float32, bools.
+  const keyString = (node: unknown): string => {
+    const target = isAlias(node) ? node.resolve(doc) : node;
+    if (!isScalar(target)) return fail("unsupported map key: a mapping or sequence cannot be a key", offsetOf(node));
+    const plain = target.tag === undefined && target.type === "PLAIN";
+    const resolved = plain ? resolvePlainScalar(String(target.source)) : undefined;
+    const v = resolved ? resolved.value : scalarValue(target);
+    if (typeof v === "string") return v;
+    if (typeof v === "boolean") return String(v);
+    if (typeof v === "bigint") {
+      if (v > 2n ** 63n - 1n) return fail(`unsupported map key ${target.source}: beyond int64`, offsetOf(node));
+      return v.toString();
+    }
+    if (typeof v === "number") return Number.isInteger(v) && resolved?.type !== "float" ? String(v) : goFloat32Key(v);
+    return fail(`unsupported map key ${JSON.stringify(target.source ?? null)}: a null key`, offsetOf(node));
+  };
+
+  return value(doc.contents, 0);
+}
+
+function isMergeKey(key: unknown): boolean {
+  return isScalar(key) && key.type === "PLAIN" && key.tag === undefined && key.source === "<<";
+}
+
+// strconv.FormatFloat(f, 'g', -1, 32) with go-yaml's names for the infinities and NaN.
+function goFloat32Key(f: number): string {
+  if (Number.isNaN(f)) return ".nan";
+  if (!Number.isFinite(f)) return f > 0 ? ".inf" : "-.inf";
+  const single = Math.fround(f);
+  let digits = single.toPrecision(1);
+  for (let p = 1; p <= 9; p++) {
+    digits = single.toPrecision(p);
+    if (Math.fround(Number(digits)) === single) break;
+  }
+  const [mantissa, exp] = Number(digits).toExponential().split("e") as [string, string];
+  const exponent = Number(exp);
+  // 'g' with the shortest precision switches to %e when the exponent is < -4 or >= 6.
+  if (exponent < -4 || exponent >= 6) {
+    return `${mantissa}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+  }
+  return String(Number(digits));
+}

@@ -1,0 +1,66 @@
+// The records a revert yields, one per object, in fluxcd ssa's ChangeSet style:
+// a closed set of actions that the renderers and the exit code only consume.
+// A dry run yields the same records as the real run would.
+
+import type { Health } from "./health.ts";
+import type { ScanProblem } from "./types.ts";
+
+/** What happened to an object (or would, in a dry run). `failed`: the API server refused it. */
+export type Action = "created" | "configured" | "unchanged" | "deleted" | "skipped" | "failed";
+
+export const actions: readonly Action[] = ["created", "configured", "unchanged", "deleted", "skipped", "failed"];
+
+/** Why prune left an orphan alone, as a code for machines beside the reason for people. */
+export type PruneGuard =
+  | "not-requested"
+  | "untracked"
+  | "opted-out"
+  | "empty-render"
+  | "skipped-documents"
+  | "selector"
+  | "kind"
+  | "in-use"
+  | "max-percent";
+
+/** A field another manager owns, which an apply without force will not take. */
+export interface FieldConflict {
+  /** The field as the API server prints it: `.spec.template.spec.containers[name="web"].image`. */
+  field: string;
+  manager: string;
+  subresource?: string;
+}
+
+/** One object's line in the result. Names and field paths only: never a value, so never a Secret's. */
+export interface ObjectRecord {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  action: Action;
+  /** Why it was skipped or failed, or a note on how it was done. */
+  reason?: string;
+  /** For a skipped orphan: which prune guard held it back. */
+  guard?: PruneGuard;
+  /** JSON pointers of the fields the apply changes (from the scan's comparison). */
+  changes?: string[];
+  /** Managers whose hand-made fields passed to undrift's field manager before the apply. */
+  takenFrom?: string[];
+  /** Fields the apply was refused for, with their owners. */
+  conflicts?: FieldConflict[];
+  health?: Health;
+}
+
+/** How long a revert waits for health. all: every applied object; dependencies: CRDs and Namespaces; none: nothing. */
+export type WaitMode = "all" | "dependencies" | "none";
+
+export interface RevertResult {
+  target: string;
+  revision: string;
+  dryRun: boolean;
+  wait: WaitMode;
+  summary: Record<Action, number>;
+  resources: ObjectRecord[];
+  /** What the scan could not compare, passed on as it reported it. */
+  problems: ScanProblem[];
+  stats: { requests: number; durationMs: number };
+}

@@ -1,0 +1,34 @@
+// The identity of an object, as gitops-engine pairs desired and live: group,
+// kind, namespace, name, and no version (apps/v1 and apps/v1beta2 are one object).
+import type { KubeObject, ObjectKey } from "./types.ts";
+
+/** The API group of an apiVersion: "apps" for "apps/v1", "" for the core "v1". */
+export function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf("/");
+  return slash === -1 ? "" : apiVersion.slice(0, slash);
+}
+
+/** The key of an object; `namespace` is "" for cluster-scoped objects (and for namespaced ones that name none yet). */
+export function objectKey(obj: KubeObject): ObjectKey {
+  return {
+    group: groupOf(obj.apiVersion),
+    kind: obj.kind,
+    namespace: obj.metadata.namespace ?? "",
+    name: obj.metadata.name,
+  };
+}
+
+/**
+ * A key as one string for maps and sets: `group/kind/namespace/name`, every part always present, so the core
+ * group and cluster scope leave empty parts: `apps/Deployment/shop/web`, `/ConfigMap/shop/app`, `rbac.authorization.k8s.io/ClusterRole//admin`.
+ * Unambiguous because no part can contain a `/`.
+ */
+export function keyString(key: ObjectKey): string {
+  return `${key.group}/${key.kind}/${key.namespace}/${key.name}`;
+}
+
+/** A key for people: `apps/Deployment shop/web`, `ConfigMap shop/app`, `rbac.authorization.k8s.io/ClusterRole admin`. */
+export function describeKey(key: ObjectKey): string {
+  const kind = key.group ? `${key.group}/${key.kind}` : key.kind;
+  return `${kind} ${key.namespace ? `${key.namespace}/${key.name}` : key.name}`;
+}

@@ -1,0 +1,123 @@
+// Which orphans a prune deletes, and why it refuses each one it does not. Pure:
+// it decides on the objects as the scan read them; the prune then checks each
+// is still that object (uid, resourceVersion) before deleting it.
+// Guards, strongest first (the first that holds is the reason given):
+//   1. prune was asked for (--prune);
+//   2. the tracking selector names the target's objects (has a k=v or k requirement);
+//   3. the render skipped no document: a typo (`metdata:`) drops the document that
+//      declares an object, which then looks like an orphan; never overridden, not even by --force-prune;
+//   4. the render is not empty: an empty render looks like "delete everything";
+//   5. the object carries the tracking label;
+//   6. it is not opted out (labels, annotations, or a rule of the target with prune false or preview);
+//   7. it is not in use by the target (a Namespace its objects live in, a CRD of its custom resources);
+//   8. Namespaces and CRDs only with --force-prune: deleting one deletes everything in it;
+//   9. at most maxPrunePercent of the tracked objects (desired + orphans) at once, unless --force-prune.
+//      Objects a controller owns (a Deployment's ReplicaSets) are neither orphans nor counted here:
+//      the scan leaves them out (drift/orphan-pairings.ts), so a label on pod templates cannot dilute the share.
+
+import { matchesSelector } from "../../config/matches-selector.ts";
+import { parseLabelSelector } from "../../config/parse-label-selector.ts";
+import type { ObjectRule } from "../../config/schema.ts";
+import type { SkippedDocument } from "../../desired/extract-objects.ts";
+import type { ObjectRecord, PruneGuard } from "../../model/change-set.ts";
+import { groupOf } from "../../model/object-key.ts";
+import { refOf } from "../../model/ref-of.ts";
+import type { KubeObject } from "../../model/types.ts";
+import { applyStage, definedKind, isCustomResourceDefinition, isNamespace } from "../revert/apply-stage.ts";
+import { objectRulePrune } from "./object-rule-prune.ts";
+import { pruneOptOut } from "./prune-opt-out.ts";
+
+export interface PrunePlan {
+  /** Orphans to delete, dependents before what they live in (reverse apply order). */
+  deletions: KubeObject[];
+  /** Orphans left alone, each with its guard and reason. */
+  skipped: ObjectRecord[];
+}
+
+export function planPrune(params: {
+  orphans: KubeObject[];
+  desired: KubeObject[];
+  selector: string;
+  requested: boolean;
+  force: boolean;
+  maxPrunePercent: number;
+  rules: ObjectRule[];
+  /** Documents the render skipped (or could not read): while there is one, nothing is pruned. */
+  skippedDocuments: readonly SkippedDocument[];
+}): PrunePlan {
+  const { orphans, desired, selector } = params;
+  const skipped: ObjectRecord[] = [];
+  const skip = (object: KubeObject, guard: PruneGuard, reason: string) =>
+    skipped.push({ ...refOf(object), action: "skipped", guard, reason });
+  const skipAll = (guard: PruneGuard, reason: string): PrunePlan => {
+    for (const o of orphans) skip(o, guard, reason);
+    return { deletions: [], skipped };
+  };
+
+  if (!params.requested) return skipAll("not-requested", "prune not requested");
+  const requirements = parseLabelSelector(selector);
+  if (!requirements.some((r) => r.operator === "=" || r.operator === "exists")) {
+    return skipAll("selector", `the tracking selector "${selector}" names no label the target's objects carry`);
+  }
+  const firstSkipped = params.skippedDocuments[0];
+  if (firstSkipped) return skipAll("skipped-documents", skippedReason(firstSkipped, params.skippedDocuments.length));
+  if (desired.length === 0) {
+    return skipAll("empty-render", "the target rendered no objects, and an empty render never prunes");
+  }
+
+  const namespacesInUse = new Set(desired.map((o) => o.metadata.namespace).filter(Boolean));
+  const kindsInUse = new Set(desired.map((o) => `${groupOf(o.apiVersion)}/${o.kind}`));
+  const candidates: KubeObject[] = [];
+  for (const object of orphans) {
+    if (!matchesSelector(object.metadata.labels, requirements)) {
+      skip(object, "untracked", `it does not carry the tracking label (${selector})`);
+      continue;
+    }
+    const optOut = pruneOptOut(object);
+    if (optOut) {
+      skip(object, "opted-out", `opted out by ${optOut}`);
+      continue;
+    }
+    const rule = objectRulePrune(params.rules, object);
+    if (rule && rule.prune !== true) {
+      skip(object, "opted-out", `opted out by rules[${rule.index}] of the target (prune: ${rule.prune})`);
+      continue;
+    }
+    if (isNamespace(object) && namespacesInUse.has(object.metadata.name)) {
+      skip(object, "in-use", "objects of this target live in this Namespace");
+      continue;
+    }
+    if (isCustomResourceDefinition(object) && kindsInUse.has(definedKind(object) ?? "")) {
+      skip(object, "in-use", "custom resources of this target are of the kind it defines");
+      continue;
+    }
+    if (!params.force && (isNamespace(object) || isCustomResourceDefinition(object))) {
+      const what = isNamespace(object) ? "everything in it" : "every resource of its kind";
+      skip(object, "kind", `a ${object.kind} is pruned only with --force-prune: deleting it deletes ${what}`);
+      continue;
+    }
+    candidates.push(object);
+  }
+
+  const tracked = desired.length + orphans.length;
+  const percent = (candidates.length / tracked) * 100;
+  if (!params.force && percent > params.maxPrunePercent) {
+    const share = `${candidates.length} of ${tracked} tracked objects (${Math.round(percent)}%)`;
+    const reason = `pruning ${share} is more than maxPrunePercent ${params.maxPrunePercent}%; --force-prune prunes them anyway`;
+    for (const object of candidates) skip(object, "max-percent", reason);
+    return { deletions: [], skipped };
+  }
+  // Namespaced objects first, Namespaces and CRDs last: what holds other objects goes after them.
+  const deletions = candidates
+    .map((object, order) => ({ object, order }))
+    .sort((a, b) => applyStage(b.object) - applyStage(a.object) || a.order - b.order)
+    .map((c) => c.object);
+  return { deletions, skipped };
+}
+
+/** Why a skipped document holds every prune back, naming the first one. */
+function skippedReason(first: SkippedDocument & { line?: number }, count: number): string {
+  const where = first.line ? `${first.file}:${first.line}` : `${first.file} document ${first.document + 1}`;
+  const more = count > 1 ? ` and ${count - 1} more document${count > 2 ? "s" : ""}` : "";
+  return `the render skipped ${where}${more} (${first.reason}); a target with a skipped document never prunes, as the object it should declare would look like an orphan`;
+}

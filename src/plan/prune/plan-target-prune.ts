@@ -1,0 +1,44 @@
+// A target's own prune setting over its orphans: each orphan's setting is the
+// first matching rule's, else the target's `prune`. Orphans set to true go
+// through planPrune's guards; the others are listed, never deleted (preview
+// lists them on purpose, false leaves them running untracked). The app's heal
+// and the PR preview decide the same way, so a preview says what a heal would do.
+import type { TargetConfig } from "../../config/schema.ts";
+import type { SkippedDocument } from "../../desired/extract-objects.ts";
+import type { ObjectRecord } from "../../model/change-set.ts";
+import { refOf } from "../../model/ref-of.ts";
+import type { KubeObject } from "../../model/types.ts";
+import { objectRulePrune } from "./object-rule-prune.ts";
+import { type PrunePlan, planPrune } from "./plan-prune.ts";
+
+export function planTargetPrune(params: {
+  orphans: KubeObject[];
+  desired: KubeObject[];
+  target: TargetConfig;
+  /** Documents the render skipped: while there is one, nothing is pruned. */
+  skippedDocuments: readonly SkippedDocument[];
+}): PrunePlan {
+  const { target } = params;
+  const settingOf = (o: KubeObject) => objectRulePrune(target.rules, o)?.prune ?? target.prune;
+  const asked = params.orphans.filter((o) => settingOf(o) === true);
+  const listed: ObjectRecord[] = params.orphans
+    .filter((o) => settingOf(o) !== true)
+    .map((o) => ({
+      ...refOf(o),
+      action: "skipped",
+      guard: "not-requested",
+      reason: settingOf(o) === "preview" ? "prune is preview: listed only" : "prune is off: listed only",
+    }));
+  if (asked.length === 0) return { deletions: [], skipped: listed };
+  const plan = planPrune({
+    orphans: asked,
+    desired: params.desired,
+    selector: target.tracking.selector,
+    requested: true,
+    force: false,
+    maxPrunePercent: target.maxPrunePercent,
+    rules: target.rules,
+    skippedDocuments: params.skippedDocuments,
+  });
+  return { deletions: plan.deletions, skipped: [...plan.skipped, ...listed] };
+}

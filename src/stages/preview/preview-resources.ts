@@ -1,0 +1,77 @@
+// Head's objects as a reviewer sees them: create, change or unchanged, from
+// the head scan's dry-run confirmed report; a created object shows the
+// server's defaults from a dry-run apply on the preview's session.
+import type { TargetConfig } from "../../config/schema.ts";
+import { cleanObject } from "../../drift/clean-object.ts";
+import { isSecret, maskSecretPair, redactSecretValues } from "../../drift/mask.ts";
+import type { ClusterSession } from "../../live/cluster-session.ts";
+import { KubeApiError } from "../../live/errors.ts";
+import { mapLimit } from "../../live/map-limit.ts";
+import { groupOf, keyString, objectKey } from "../../model/object-key.ts";
+import type { PreviewResource } from "../../model/preview-report.ts";
+import type { KubeObject, ResourceReport } from "../../model/types.ts";
+import type { ScanResult } from "../scan/scan-target.ts";
+
+/** Head's objects as create / change / unchanged; created ones with the server's defaults from a dry-run apply. */
+export async function previewResources(
+  scan: ScanResult,
+  target: TargetConfig,
+  session: ClusterSession,
+): Promise<PreviewResource[]> {
+  const declared = scan.report.resources.filter((r) => r.status !== "orphaned");
+  // The report's objects are masked; a dry-run needs the rendered object itself.
+  const rendered = new Map(
+    scan.pairings.flatMap((p) =>
+      p.desired && !p.live ? [[keyString(objectKey(p.desired.object)), p.desired] as const] : [],
+    ),
+  );
+  return mapLimit(declared, 8, async (resource): Promise<PreviewResource> => {
+    const base = identityOf(resource);
+    if (resource.status === "in-sync") return { ...base, action: "unchanged", changes: [] };
+    if (resource.status === "drifted") {
+      return { ...base, action: "change", changes: resource.changes, live: resource.live, wouldBe: resource.wouldBe };
+    }
+    const desired = rendered.get(
+      keyString({ ...resource, group: groupOf(resource.apiVersion), namespace: resource.namespace ?? "" }),
+    );
+    const created = desired ? await dryRunCreate(scan, session, target, desired.object) : {};
+    return { ...base, action: "create", changes: [], wouldBe: created.wouldBe ?? resource.wouldBe, ...created.note };
+  });
+}
+
+function identityOf(r: ResourceReport) {
+  return {
+    apiVersion: r.apiVersion,
+    kind: r.kind,
+    ...(r.namespace ? { namespace: r.namespace } : {}),
+    name: r.name,
+    ...(r.source ? { source: r.source } : {}),
+  };
+}
+
+/** The object as a server-side apply would create it, defaults included; or why the rendered one is shown instead. */
+async function dryRunCreate(
+  scan: ScanResult,
+  session: ClusterSession,
+  target: TargetConfig,
+  object: KubeObject,
+): Promise<{ wouldBe?: KubeObject; note?: { note: string } }> {
+  const resource = scan.index.find(object.apiVersion, object.kind);
+  if (!resource)
+    return {
+      note: { note: `server defaults not shown: the cluster does not serve ${object.apiVersion} ${object.kind} yet` },
+    };
+  try {
+    const applied = await session.dryRunApply({ resource, object, fieldManager: target.fieldManager });
+    const wouldBe = cleanObject(applied);
+    return { wouldBe: isSecret(wouldBe) ? maskSecretPair(undefined, wouldBe)[1] : wouldBe };
+  } catch (error) {
+    if (!(error instanceof KubeApiError)) throw error;
+    const namespace = object.metadata.namespace;
+    const why =
+      error.status === 404 && namespace
+        ? `its namespace ${namespace} does not exist yet`
+        : `the dry-run was refused: ${isSecret(object) ? redactSecretValues(error.message, [object]) : error.message}`;
+    return { note: { note: `server defaults not shown: ${why}` } };
+  }
+}

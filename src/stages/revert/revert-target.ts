@@ -1,0 +1,114 @@
+// `undrift revert`: the cluster follows Git, as a numbered pipeline:
+//   1. scan the target: drifted, missing, in-sync and orphaned objects, with the live state;
+//   2. plan: drifted and missing objects in dependency order, in-sync ones untouched;
+//   3. apply stage by stage, people's hand-made fields taken over first, waiting for
+//      what later stages need (CRDs Established and served, Namespaces Active);
+//   4. prune the orphans the guards allow;
+//   5. a health pass over the objects.
+// With dryRun every write is its server-side dry-run twin and the records are the same.
+//
+// Waiting for health (`wait`): a revert applies what Git says, and a Deployment that
+// cannot roll out (no nodes, a bad image) is news, not a reason to hold the command
+// or call the apply failed. So by default it waits only for what the later applies
+// need (CRDs and Namespaces), and reports every other object's health once, as it
+// stands after the applies. `all` waits for every applied object, bounded by the
+// target's timeout, and then a timeout or failure makes the revert incomplete; `none`
+// waits only where order demands it (a CRD whose custom resources follow).
+
+import type { KubeConfig } from "@kubernetes/client-node";
+import { comparePolicy } from "../../drift/compare-policy.ts";
+import { loadJq } from "../../drift/jq.ts";
+import type { PropagationPolicy } from "../../live/delete-object.ts";
+import { type Action, actions, type ObjectRecord, type RevertResult, type WaitMode } from "../../model/change-set.ts";
+import { planPrune } from "../../plan/prune/plan-prune.ts";
+import { planRevert } from "../../plan/revert/plan-revert.ts";
+import { respectedIgnoreRules } from "../../plan/revert/respect-ignored.ts";
+import { checkHealth } from "../../remediate/health/check-health.ts";
+import { pruneOrphans } from "../../remediate/prune/prune-orphans.ts";
+import { applyPlan } from "../../remediate/revert/apply-plan.ts";
+import { recordHealth } from "../../remediate/revert/record-health.ts";
+import { runScan } from "../scan/scan-target.ts";
+
+export interface RevertParams {
+  repoDir: string;
+  targetName: string;
+  kubeConfig: KubeConfig;
+  prune: boolean;
+  forcePrune: boolean;
+  dryRun: boolean;
+  propagationPolicy: PropagationPolicy;
+  wait: WaitMode;
+}
+
+export async function revertTarget(params: RevertParams): Promise<RevertResult> {
+  const started = performance.now();
+  const { dryRun } = params;
+
+  // 1. Scan.
+  const scan = await runScan({ repoDir: params.repoDir, targetName: params.targetName, kubeConfig: params.kubeConfig });
+  const { target, client } = scan;
+  const { isHuman } = comparePolicy(target, await loadJq());
+
+  // 2. Plan.
+  const plan = planRevert({ desired: scan.desired, pairings: scan.pairings });
+
+  // 3. Apply. One deadline bounds every wait of the run, as a target's timeout bounds Flux's.
+  const deadline = Date.now() + target.timeoutMs;
+  const { entries, index } = await applyPlan({
+    client,
+    index: scan.index,
+    objects: plan.objects,
+    fieldManager: target.fieldManager,
+    force: target.force,
+    isHuman,
+    dryRun,
+    wait: params.wait,
+    deadline,
+    ignoreRules: respectedIgnoreRules(target),
+    jq: scan.policy.jq,
+  });
+
+  // 4. Prune.
+  const prune = planPrune({
+    orphans: plan.orphans,
+    desired: scan.desired.map((d) => d.object),
+    selector: target.tracking.selector,
+    requested: params.prune,
+    force: params.forcePrune,
+    maxPrunePercent: target.maxPrunePercent,
+    rules: target.rules,
+    skippedDocuments: scan.skipped,
+  });
+  const deleted = await pruneOrphans({
+    client,
+    index,
+    deletions: prune.deletions,
+    propagationPolicy: params.propagationPolicy,
+    dryRun,
+  });
+
+  // 5. Health: nothing to judge after a dry run, which left the cluster as it was.
+  if (!dryRun) {
+    const applied = entries.filter((e) => e.applied && !e.record.health);
+    await recordHealth({ client, index, entries: applied, wait: params.wait === "all", deadline });
+    // In-sync objects were read by the scan moments ago: judged as read, at no cost.
+    for (const e of entries) {
+      if (e.record.action === "unchanged" && e.planned.live)
+        e.record.health = { ...checkHealth(e.planned.live), waited: false };
+    }
+  }
+
+  const resources: ObjectRecord[] = [...entries.map((e) => e.record), ...deleted, ...prune.skipped];
+  const summary = Object.fromEntries(actions.map((a) => [a, 0])) as Record<Action, number>;
+  for (const r of resources) summary[r.action]++;
+  return {
+    target: target.name,
+    revision: scan.report.revision,
+    dryRun,
+    wait: params.wait,
+    summary,
+    resources,
+    problems: scan.report.problems,
+    stats: { requests: client.requests, durationMs: Math.round(performance.now() - started) },
+  };
+}

@@ -1,0 +1,63 @@
+// The second, exact pass over what the local pass could not settle, one object at a time:
+//   - a dry-run apply of the desired object: what applying Git would change;
+//   - where hand-added fields remain, a dry-run create of the desired object under a
+//     generated name: the server's defaults, which an object first made with
+//     `kubectl create` lists as its creator's fields although no person chose them.
+// A request the identity may not make (a read-only identity may not dry-run) keeps the
+// local result and says so; the scan goes on.
+
+import type { Pairing } from "../../drift/build-report.ts";
+import { type ComparePolicy, compareObject } from "../../drift/compare-object.ts";
+import { isSecret, redactSecretValues } from "../../drift/mask.ts";
+import type { ClusterSession } from "../../live/cluster-session.ts";
+import type { ResourceIndex } from "../../live/discovery.ts";
+import { KubeApiError } from "../../live/errors.ts";
+import { describeKey, groupOf, objectKey } from "../../model/object-key.ts";
+import type { KubeObject, ScanProblem } from "../../model/types.ts";
+
+export async function confirmDrift(params: {
+  pairing: Pairing;
+  /** The scan's cluster session: a dry-run another scan of the session already sent is not sent again. */
+  session: ClusterSession;
+  index: ResourceIndex;
+  fieldManager: string;
+  policy: ComparePolicy;
+  problems: ScanProblem[];
+}): Promise<{ dryRuns: number }> {
+  const { pairing, session, index, fieldManager, policy } = params;
+  const desired = pairing.desired!.object;
+  const resource = index.find(desired.apiVersion, desired.kind)!;
+  const compare = (wouldBe?: KubeObject, defaulted?: KubeObject) =>
+    compareObject({ desired, live: pairing.live!, wouldBe, defaulted, group: groupOf(desired.apiVersion), policy });
+  const unconfirmed = (what: string, error: KubeApiError) => {
+    const message = isSecret(desired) ? redactSecretValues(error.message, [desired]) : error.message;
+    params.problems.push({ ...objectKey(desired), message: `${describeKey(objectKey(desired))}: ${what}: ${message}` });
+  };
+  let dryRuns = 0;
+  let wouldBe: KubeObject | undefined;
+  if (pairing.comparison?.needsDryRun) {
+    try {
+      dryRuns++;
+      wouldBe = await session.dryRunApply({ resource, object: desired, fieldManager });
+      pairing.comparison = compare(wouldBe);
+    } catch (error) {
+      if (!(error instanceof KubeApiError)) throw error;
+      unconfirmed("not confirmed by dry-run", error);
+      return { dryRuns };
+    }
+  }
+  if (pairing.comparison?.needsDefaults) {
+    const fresh = structuredClone(desired);
+    const { name, resourceVersion: _rv, ...metadata } = fresh.metadata;
+    fresh.metadata = { ...metadata, name: "", generateName: `${name.slice(0, 40)}-` };
+    try {
+      dryRuns++;
+      pairing.comparison = compare(wouldBe, await session.dryRunCreate({ resource, object: fresh, fieldManager }));
+    } catch (error) {
+      if (!(error instanceof KubeApiError)) throw error;
+      // Some kinds cannot be created under another name (a CRD's name is its plural.group); keep what was found.
+      unconfirmed("hand-added fields not checked against server defaults", error);
+    }
+  }
+  return { dryRuns };
+}

@@ -1,0 +1,159 @@
+// One scan of one target, the pipeline both the CLI and the app run:
+//   1. read the config and pick the target
+//   2. render the target folder into desired objects
+//   3. discover the cluster's kinds and settle namespaces and tracking labels
+//   4. fetch live objects (paged LISTs by kind)
+//   5. compare locally; confirm candidates by server-side dry-run apply
+//   6. classify, mask and fingerprint into a report
+import type { KubeConfig } from "@kubernetes/client-node";
+import { readRepoConfig } from "../../config/load-config.ts";
+import type { RepoConfig, TargetConfig } from "../../config/schema.ts";
+import { trackingLabel } from "../../config/tracking-label.ts";
+import type { SkippedDocument } from "../../desired/extract-objects.ts";
+import { finalizeDesired } from "../../desired/finalize-desired.ts";
+import { renderInWorker } from "../../desired/render-in-worker.ts";
+import type { Renderer, RenderResult } from "../../desired/render-target.ts";
+import { repoRevision } from "../../desired/repo-revision.ts";
+import { buildReport, type Pairing } from "../../drift/build-report.ts";
+import type { ComparePolicy } from "../../drift/compare-object.ts";
+import { comparePolicy } from "../../drift/compare-policy.ts";
+import { loadJq } from "../../drift/jq.ts";
+import { ClusterSession } from "../../live/cluster-session.ts";
+import type { ResourceIndex } from "../../live/discovery.ts";
+import { resolveDesired } from "../../live/fetch-live.ts";
+import type { KubeClient } from "../../live/kube-client.ts";
+import type { DesiredObject, DriftReport, ScanProblem } from "../../model/types.ts";
+import { UndriftError } from "../../model/undrift-error.ts";
+import { pairObjects } from "./pair-objects.ts";
+
+/** A target name the config does not have. */
+export class UnknownTargetError extends UndriftError {
+  override name = "UnknownTargetError";
+  readonly permanent = true;
+}
+
+export function pickTarget(config: RepoConfig, name: string): TargetConfig {
+  const target = config.targets.find((t) => t.name === name);
+  if (!target) {
+    const names = config.targets.map((t) => t.name).join(", ");
+    throw new UnknownTargetError(`target "${name}" is not in .github/undrift.yml (it has: ${names})`);
+  }
+  return target;
+}
+
+/** A scan with the state remediation needs: the target, desired objects, the live pairs, the client and discovery. */
+export interface ScanResult {
+  config: RepoConfig;
+  target: TargetConfig;
+  report: DriftReport;
+  desired: DesiredObject[];
+  pairings: Pairing[];
+  client: KubeClient;
+  index: ResourceIndex;
+  /** The renderer the target used (auto resolved). */
+  renderer: Renderer;
+  /** The comparison policy the scan used, so remediation judges drift the same way. */
+  policy: ComparePolicy;
+  /** Documents the render skipped because they declare no object (values files, CI config), with why. */
+  skipped: SkippedDocument[];
+}
+
+export async function scanTarget(params: ScanParams): Promise<DriftReport> {
+  return (await runScan(params)).report;
+}
+
+export interface ScanParams {
+  repoDir: string;
+  targetName: string;
+  kubeConfig: KubeConfig;
+  config?: RepoConfig;
+  /** The target already rendered from `repoDir` (a preview renders base and head first, to see whether they differ). */
+  rendered?: RenderResult;
+  /** The revision to report, when `repoDir` is not a checkout of it (an extracted snapshot). */
+  revision?: string;
+  /** Discovery and LISTs shared with the other scans of this cluster in one run; a scan of its own by default. */
+  session?: ClusterSession;
+}
+
+/** The CLI's entry: the config read and the target picked by name, then the scan of the resolved target. */
+export async function runScan(params: ScanParams): Promise<ScanResult> {
+  const started = performance.now();
+  const config = params.config ?? (await readRepoConfig(params.repoDir));
+  const target = pickTarget(config, params.targetName);
+  const session = params.session ?? new ClusterSession(params.kubeConfig);
+  const { rendered, revision } = params;
+  return scanResolvedTarget({
+    repoDir: params.repoDir,
+    config,
+    target,
+    session,
+    started,
+    ...(rendered ? { rendered } : {}),
+    ...(revision !== undefined ? { revision } : {}),
+  });
+}
+
+/** A job's entry: its target resolved once, at the top of its pipeline, and scanned on the session it holds. */
+export interface ResolvedScanParams {
+  repoDir: string;
+  config: RepoConfig;
+  target: TargetConfig;
+  /** Discovery and LISTs shared with the other scans of this cluster; the session holds the kubeconfig. */
+  session: ClusterSession;
+  /** The target already rendered from `repoDir`. */
+  rendered?: RenderResult;
+  /** The revision to report, when `repoDir` is not a checkout of it (an extracted snapshot). */
+  revision?: string;
+  /** When the scan began (performance.now()), for its duration; now by default. */
+  started?: number;
+}
+
+export async function scanResolvedTarget(params: ResolvedScanParams): Promise<ScanResult> {
+  const started = params.started ?? performance.now();
+  const { config, target, session } = params;
+  const { client } = session;
+  const requestsBefore = client.requests;
+  // 1. The cluster side starts at once: discovery and the selector LISTs need nothing from Git.
+  const cluster = Promise.all([session.discover(), session.listTracked(target.tracking.selector)]);
+  const [rendered, revision, jq, [index, tracked]] = await Promise.all([
+    params.rendered ?? renderInWorker({ repoDir: params.repoDir, target }),
+    params.revision ?? repoRevision(params.repoDir),
+    loadJq(),
+    cluster,
+  ]);
+  // 2. Namespaces and tracking labels settled by the cluster's kinds; the live objects looked up.
+  const policy = comparePolicy(target, jq);
+  const desired = finalizeDesired({
+    objects: rendered.objects,
+    namespace: target.namespace,
+    trackingLabel: trackingLabel(target),
+    scopeOf: (apiVersion, kind) => index.scopeOf(apiVersion, kind),
+  });
+  const live = await resolveDesired({ client, index, desired, tracked, selector: target.tracking.selector });
+  const problems: ScanProblem[] = [...live.problems];
+
+  // 3. Compared locally, candidates confirmed by dry-run.
+  const { pairings, dryRuns } = await pairObjects({ desired, live, tracked, session, index, target, policy, problems });
+
+  // 4. The report.
+  const report = buildReport({ target: target.name, revision, pairings, problems });
+  report.stats = {
+    objects: desired.length,
+    // With a shared session, the requests this scan added (a concurrent scan's may be counted here too).
+    requests: client.requests - requestsBefore,
+    dryRuns,
+    durationMs: Math.round(performance.now() - started),
+  };
+  return {
+    config,
+    target,
+    report,
+    desired,
+    pairings,
+    client,
+    index,
+    renderer: rendered.renderer,
+    policy,
+    skipped: rendered.skipped,
+  };
+}

@@ -1,0 +1,41 @@
+// One audit entry (Redis stream and log line) under the queues' prefix: the
+// stream is `<prefix>:audit`, which is `undrift:audit`, the one `undrift audit`
+// reads, for the default prefix. Lists are cut to the stream's bounds, since
+// a scan of thousands of objects must still leave its entry.
+
+import type { UndriftQueues } from "../queue/create-queues.ts";
+import type { QueueLog } from "../queue/queue-log.ts";
+import { type AuditEntryInput, appendAudit } from "./audit-log.ts";
+
+const MAX_ITEMS = 1000;
+const MAX_ITEM = 512;
+
+export async function recordAudit(params: {
+  queues: UndriftQueues;
+  entry: AuditEntryInput;
+  log?: QueueLog;
+}): Promise<void> {
+  const { entry } = params;
+  const bounded: AuditEntryInput = {
+    ...entry,
+    outcome: oneLine(entry.outcome, 500),
+    ...(entry.objects ? { objects: bound(entry.objects) } : {}),
+    ...(entry.fields ? { fields: bound(entry.fields) } : {}),
+    ...(entry.managers ? { managers: bound(entry.managers) } : {}),
+  };
+  await appendAudit({
+    redis: params.queues.connection,
+    key: `${params.queues.prefix}:audit`,
+    entry: bounded,
+    ...(params.log ? { log: params.log } : {}),
+  });
+}
+
+function bound(items: readonly string[]): string[] {
+  return items.slice(0, MAX_ITEMS).map((item) => oneLine(item, MAX_ITEM));
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s*[\r\n]+\s*/g, " ");
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

@@ -1,0 +1,87 @@
+// The heal side of a scan: drifted and missing objects get Git applied at once,
+// through the CLI's revert (planRevert + applyPlan; fields people changed by
+// hand pass to undrift first), then the target's tracking issue says what was
+// healed: which object, which fields, who had changed them.
+// A field a non-human manager keeps changing back is a fight (heal-fights.ts):
+// after K heals within the window it is no longer healed (an object whose only
+// drift is such fields is not applied; other objects are), and the issue gives
+// the ignoreDifferences rule that would end the fight, ready to paste.
+// Orphans are pruned when the target's prune (or the first matching rule's)
+// is true, through the CLI's planPrune + pruneOrphans with all their guards;
+// with preview or false they are only listed. The issue says which were
+// deleted and which were not, and why.
+//   1. what to apply, less the fought fields (plan-heal.ts)
+//   2. the apply, as `undrift revert` does it
+//   3. the heals counted towards fights (count-heals.ts)
+//   4. the orphans pruned where prune is true
+//   5. the tracking issue, and what the scan audits (heal-mode-result.ts)
+import type { TargetConfig } from "../config/schema.ts";
+import type { GitHubClient } from "../github/github-client.ts";
+import type { DriftReport } from "../model/types.ts";
+import { respectedIgnoreRules } from "../plan/revert/respect-ignored.ts";
+import { applyPlan } from "../remediate/revert/apply-plan.ts";
+import { healSections, pruneSections } from "../report/app/heal-sections.ts";
+import type { ScanResult } from "../stages/scan/scan-target.ts";
+import { countHeals } from "./count-heals.ts";
+import { healModeResult } from "./heal-mode-result.ts";
+import type { ModeResult } from "./mode-result.ts";
+import { planHeal } from "./plan-heal.ts";
+import { pruneTargetOrphans } from "./prune-target-orphans.ts";
+import { warnDrift } from "./warn-drift.ts";
+import { watchHealFights } from "./watch-heal-fights.ts";
+import type { WorkerDeps } from "./worker-deps.ts";
+
+export async function healDrift(params: {
+  deps: WorkerDeps;
+  octokit: GitHubClient;
+  owner: string;
+  repo: string;
+  /** The heal share of the scan (mode-shares.ts): only its objects are applied and pruned. */
+  scan: ScanResult;
+  target: TargetConfig;
+  /** What the tracking issue reports: the heal share with the warn share beside it; default the scan's report. */
+  issueReport?: DriftReport;
+}): Promise<ModeResult> {
+  const { deps, scan, target } = params;
+  const { report, policy } = scan;
+  const watch = watchHealFights({ deps, repo: `${params.owner}/${params.repo}`, scan, target });
+
+  // 1. What to apply: drifted and missing objects, less the fields healing has stopped for.
+  const { plan, objects, fought } = await planHeal({ scan, watch });
+
+  // 2. The apply, as `undrift revert` does it.
+  const { entries } = objects.length
+    ? await applyPlan({
+        client: scan.client,
+        index: scan.index,
+        objects,
+        fieldManager: target.fieldManager,
+        force: target.force,
+        isHuman: (manager) => policy.isHuman(manager),
+        dryRun: false,
+        wait: "dependencies",
+        deadline: Date.now() + target.timeoutMs,
+        ignoreRules: respectedIgnoreRules(target),
+        jq: policy.jq,
+      })
+    : { entries: [] };
+
+  // 3. Each heal of a field a program had changed counts towards a fight.
+  const healed = await countHeals({ entries, watch });
+
+  // 4. Orphans: deleted only when prune is true for them, and every guard lets them go.
+  const pruned = await pruneTargetOrphans({
+    client: scan.client,
+    index: scan.index,
+    target,
+    desired: scan.desired.map((d) => d.object),
+    skippedDocuments: scan.skipped,
+    orphans: plan.orphans,
+  });
+
+  // 5. The tracking issue, with what was healed, pruned, and what no longer is.
+  const sections = [...healSections({ healed, fought, policy: watch.policy }), ...pruneSections(pruned)];
+  const result = await warnDrift({ ...params, report: params.issueReport ?? report, sections });
+  const { done, lines } = healModeResult({ healed, fought, pruned });
+  return { done: [...done, ...result.done], lines: [...lines, ...result.lines] };
+}

@@ -1,0 +1,90 @@
+// The worker's side of a merged revert pull request (a `scan` job with reason
+// `merge`, its revision the merge commit):
+//   0. the job's cluster checked against the registry (refused: nothing is read)
+//   1. the target resolved once (resolve-merge-target.ts): the snapshot of the
+//      merge commit, its config and target, the record file the pull request
+//      added (.undrift/revert/<target>.yaml), the cluster's kubeconfig
+//   2. a new scan, on Git as merged
+//   3. per object: what the record approved and the scan still finds exactly
+//      so is applied (apply-approved-drift.ts); changed or new drift is held back
+//   4. the orphans the record approved, pruned when the target's `prune` (or
+//      the object's rule) is true and every guard of planPrune lets them go;
+//      never forced, and each read again before it is deleted
+//   5. the health of the applied objects, judged once
+//   6. one comment on the pull request (found again by its marker), an audit entry
+// A record that is missing or names another cluster applies nothing, and says so.
+import { clusterFor } from "../config/cluster-registry.ts";
+import type { RevertMergeOutcome } from "../github/revert-merge-comment.ts";
+import { ClusterSession } from "../live/cluster-session.ts";
+import { keyString, objectKey } from "../model/object-key.ts";
+import { objectLabel } from "../model/object-label.ts";
+import type { ScanJob } from "../queue/jobs.ts";
+import type { ScanContext } from "../queue/process-job.ts";
+import { recordHealth } from "../remediate/revert/record-health.ts";
+import { scanResolvedTarget } from "../stages/scan/scan-target.ts";
+import { applyApprovedDrift } from "./apply-approved-drift.ts";
+import { finishRevertMerge, type RevertMergeResult, refusedMerge } from "./finish-revert-merge.ts";
+import { pruneTargetOrphans } from "./prune-target-orphans.ts";
+import { resolveMergeTarget } from "./resolve-merge-target.ts";
+import type { WorkerDeps } from "./worker-deps.ts";
+
+export type { RevertMergeResult } from "./finish-revert-merge.ts";
+
+export async function processRevertMerge(params: {
+  deps: WorkerDeps;
+  job: ScanJob;
+  context: ScanContext;
+}): Promise<RevertMergeResult> {
+  const { deps, job, context } = params;
+  const { signal } = context;
+  const pullNumber = job.pullRequest;
+  const revision = job.revision;
+  if (pullNumber === undefined || revision === undefined)
+    throw new Error(`merge job of ${job.repo} target ${job.target}: needs pullRequest and revision`);
+
+  // 0. A cluster the registry does not let this repository use is refused before anything is read.
+  clusterFor(deps.registry, job.cluster, job.repo);
+  const octokit = await deps.probot.auth(job.installationId);
+  const finish = (outcome: RevertMergeOutcome) =>
+    finishRevertMerge({ deps, job, octokit, pullNumber, revision, outcome });
+
+  // 1. The target, the record and the cluster, resolved once from Git as merged.
+  const found = await resolveMergeTarget({ deps, job, octokit, revision });
+  if ("refused" in found) return finish(refusedMerge(job, revision, found.refused));
+  const { repoDir, config, target, record, kubeConfig } = found.resolved;
+  signal.throwIfAborted();
+
+  // 2. The scan, on Git as merged; the snapshot has no .git, so the scan is told the commit it rendered.
+  const session = new ClusterSession(kubeConfig);
+  const scan = await scanResolvedTarget({ repoDir, config, target, session, revision });
+  signal.throwIfAborted();
+
+  // 3. Only what the record approved and the scan still finds so.
+  const deadline = Date.now() + target.timeoutMs;
+  const { drift, plan, entries, index } = await applyApprovedDrift({ scan, record, target, deadline });
+
+  // 4. The approved orphans: the target's prune decides, with every guard; the app never forces.
+  const pruned = await pruneTargetOrphans({
+    client: scan.client,
+    index,
+    target,
+    desired: scan.desired.map((d) => d.object),
+    skippedDocuments: scan.skipped,
+    orphans: plan.orphans.filter((o) => drift.prune.has(keyString(objectKey(o)))),
+  });
+
+  // 5. Health, as it stands after the applies.
+  const applied = entries.filter((e) => e.applied && !e.record.health);
+  await recordHealth({ client: scan.client, index, entries: applied, wait: false, deadline });
+
+  // 6. The comment and the audit entry.
+  return finish({
+    target: target.name,
+    cluster: target.cluster,
+    revision,
+    applied: entries.map((e) => e.record),
+    pruned,
+    held: drift.held,
+    settled: drift.settled.map(objectLabel),
+  });
+}

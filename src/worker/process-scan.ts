@@ -1,0 +1,69 @@
+// The worker's scan of one target, the same stages the CLI runs:
+//   1. the target resolved once (resolve-scan-target.ts): the job's cluster
+//      checked against the registry (refused: nothing is read), GitHub as the
+//      installation with conditional reads, the default branch head (a 304 when
+//      it has not moved), the snapshot at that commit (cached on disk by SHA),
+//      its config and the target (moved to another cluster: handed over)
+//   2. the scan on the cluster's shared session, its report naming the commit
+//   3. the modes' actions, each on its share of the report (act-on-shares.ts):
+//      warn, codify, revert, heal; an audit entry per action
+//   4. the check run `undrift/<target>` on the head
+// A scan that finds what the last one found writes nothing on GitHub.
+import type { ScanJob } from "../queue/jobs.ts";
+import type { ScanContext } from "../queue/process-job.ts";
+import { summaryLine } from "../report/summary-line.ts";
+import { reportAudit } from "../state/report-audit.ts";
+import { actOnShares } from "./act-on-shares.ts";
+import { auditModeActions } from "./audit-mode-actions.ts";
+import { postScanCheck } from "./post-scan-check.ts";
+import { resolveScanTarget } from "./resolve-scan-target.ts";
+import { scanJobAudit } from "./scan-job-audit.ts";
+import { scanOnSharedSession } from "./scan-on-shared-session.ts";
+import type { WorkerDeps } from "./worker-deps.ts";
+
+/** What a scan job did, kept as its result: small, and free of values. */
+export interface ScanOutcome {
+  outcome: "scanned" | "no-config" | "target-gone" | "moved";
+  revision: string;
+  summary?: string;
+  fingerprint?: string;
+  /** The GitHub writes made, as `created check run`, `opened issue #3`. */
+  actions: string[];
+}
+
+export async function processScan(params: {
+  deps: WorkerDeps;
+  job: ScanJob;
+  context: ScanContext;
+}): Promise<ScanOutcome> {
+  const { deps, job } = params;
+  const { signal } = params.context;
+  const audit = scanJobAudit({ deps, job });
+
+  // 1. The target, resolved once; a job with nothing to scan ends here.
+  const found = await resolveScanTarget({ deps, job, signal, audit });
+  if ("skipped" in found) return found.skipped;
+  const { resolved } = found;
+  const { head, target } = resolved;
+  const cluster = target.cluster;
+
+  // 2. The scan.
+  const scan = await scanOnSharedSession({ deps, resolved });
+  const { report } = scan;
+  await audit({ event: "scan", cluster, revision: head.sha, outcome: summaryLine(report), ...reportAudit(report) });
+  signal.throwIfAborted();
+
+  // 3. The modes' actions, each on its share of the report (rules pick the mode per object).
+  const { mode, shares } = await actOnShares({ deps, resolved, scan });
+  const actions = await auditModeActions({ audit, mode, cluster, revision: head.sha });
+
+  // 4. The check run on the head.
+  actions.push(...(await postScanCheck({ resolved, report, mode, shares, audit })));
+  return {
+    outcome: "scanned",
+    revision: head.sha,
+    summary: summaryLine(report),
+    fingerprint: report.fingerprint,
+    actions,
+  };
+}

@@ -1,0 +1,47 @@
+// What codify and revert share around their one PR per target: recording a PR
+// action as an audit event, and the case where the scan found no drift to carry.
+
+import { closeDriftPr } from "../github/close-drift-pr.ts";
+import type { GitHubClient } from "../github/github-client.ts";
+import type { DriftReport } from "../model/types.ts";
+import { hasDrift } from "../report/summary-line.ts";
+import type { ModeResult } from "./mode-result.ts";
+
+const EVENTS = { created: "pr-opened", updated: "pr-updated", closed: "pr-closed" } as const;
+
+/** Adds a PR action to the mode's result as an audit event; `unchanged` is no event. */
+export function recordPrAction(result: ModeResult, pr: { action: string; number?: number; url?: string }): void {
+  if (pr.action === "unchanged" || !(pr.action in EVENTS)) return;
+  result.done.push({
+    event: EVENTS[pr.action as keyof typeof EVENTS],
+    summary: `${pr.action} pull request #${pr.number ?? "?"}`,
+    ...(pr.url ? { url: pr.url } : {}),
+  });
+}
+
+/**
+ * When the scan found no drift: close the target's PR of this mode, unless some objects could not be
+ * compared (what they hide may be what the PR carries, so closing it would be a guess). Returns false
+ * when there is drift and the caller goes on to keep its PR.
+ */
+export async function settleWithoutDrift(params: {
+  octokit: GitHubClient;
+  owner: string;
+  repo: string;
+  target: string;
+  mode: "codify" | "revert";
+  report: DriftReport;
+  result: ModeResult;
+}): Promise<boolean> {
+  const { report, result } = params;
+  if (hasDrift(report)) return false;
+  if (report.problems.length > 0) {
+    result.lines.push("Some objects could not be compared, so an open pull request is left as it is.");
+    return true;
+  }
+  const { octokit, owner, repo, target, mode } = params;
+  const closed = await closeDriftPr({ octokit, owner, repo, target, mode, revision: report.revision });
+  recordPrAction(result, closed);
+  if (closed.action === "closed") result.lines.push(`Pull request #${closed.number} was closed: the drift is gone.`);
+  return true;
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { RenderError } from "../../../src/desired/render-error.ts";
+import { renderTarget } from "../../../src/desired/render-target.ts";
+import { tempRepo } from "./temp-repo.ts";
+
+const apps = { name: "apps", path: "apps", render: "plain" } as const;
+const web = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n";
+
+async function renderError(files: Record<string, string>): Promise<RenderError> {
+  const error = await renderTarget({ repoDir: await tempRepo(files), target: apps }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(RenderError);
+  expect((error as RenderError).message).not.toContain("\n");
+  return error as RenderError;
+}
+
+describe("a broken document in a target's manifests is an error naming file and line, never dropped", () => {
+  it("names a misspelt metadata field", async () => {
+    const error = await renderError({
+      "apps/web.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetdata:\n  name: web\n",
+    });
+    expect(error.message).toBe(
+      'apps/web.yaml:3: document 0: unknown top-level field "metdata" (did you mean "metadata"?)',
+    );
+    expect(error).toMatchObject({ file: "apps/web.yaml", line: 3 });
+  });
+
+  it("names a document without metadata.name", async () => {
+    const error = await renderError({
+      "apps/web.yaml": `${web}---\napiVersion: v1\nkind: Service\nmetadata:\n  labels: {a: b}\n`,
+    });
+    expect(error.message).toBe("apps/web.yaml:8: document 1: Service has no metadata.name");
+  });
+
+  it("names a document without apiVersion, or without kind", async () => {
+    expect((await renderError({ "apps/web.yaml": "kind: Service\nmetadata:\n  name: web\n" })).message).toBe(
+      "apps/web.yaml:1: document 0: no apiVersion",
+    );
+    expect((await renderError({ "apps/web.yaml": "apiVersion: v1\nmetadata:\n  name: web\n" })).message).toBe(
+      "apps/web.yaml:1: document 0: no kind",
+    );
+  });
+
+  it("names an object that lost both apiVersion and kind but kept its metadata", async () => {
+    const error = await renderError({ "apps/web.yaml": "metadata:\n  name: web\nspec: {}\n" });
+    expect(error.message).toBe("apps/web.yaml:1: document 0: no apiVersion and kind");
+  });
+
+  it("names a scalar document among objects", async () => {
+    const error = await renderError({ "apps/web.yaml": `${web}---\njust a string\n` });
+    expect(error.message).toBe("apps/web.yaml:6: document 1: the document is a string, not a Kubernetes object");
+  });
+
+  it("names a List item that is not an object", async () => {
+    const text =
+      "apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: ServiceAccount\n  - just a string\n";
+    const error = await renderError({ "apps/list.yaml": text });
+    expect(error.message).toBe("apps/list.yaml:4: document 0: List item 0: ServiceAccount has no metadata.name");
+  });
+
+  it("names the field of a Secret whose data is not base64, without its value", async () => {
+    const secret =
+      "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  user: YWRtaW4=\n  password: hunter2!\n";
+    const error = await renderError({ "apps/secret.yaml": secret });
+    expect(error.message).toBe('apps/secret.yaml:7: document 0: Secret "db": data.password is not valid base64');
+    expect(error.message).not.toContain("hunter2");
+  });
+
+  it("still skips files that are plainly not manifests, and empty documents, with why", async () => {
+    const repoDir = await tempRepo({
+      "apps/web.yaml": `---\n# only a comment\n---\n${web}---\n`,
+      "apps/values.yaml": "replicas: 3\nimage: web:1\n",
+      "apps/hosts.yaml": "- a.example.com\n- b.example.com\n",
+    });
+    const { objects, skipped } = await renderTarget({ repoDir, target: apps });
+    expect(objects.map((o) => o.object.metadata.name)).toEqual(["web"]);
+    expect(skipped).toEqual([
+      {
+        file: "apps/hosts.yaml",
+        document: 0,
+        reason: "not a Kubernetes object: the document is a sequence, not a mapping",
+      },
+      { file: "apps/values.yaml", document: 0, reason: "not a Kubernetes object: no string apiVersion and kind" },
+    ]);
+  });
+
+  it("reads `defaultMode: 0755` as the 493 kubectl sends", async () => {
+    const pod =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  volumes:\n    - name: s\n      secret: {secretName: s, defaultMode: 0755}\n";
+    const { objects } = await renderTarget({ repoDir: await tempRepo({ "apps/pod.yaml": pod }), target: apps });
+    expect(objects[0]!.object).toMatchObject({ spec: { volumes: [{ secret: { defaultMode: 493 } }] } });
+  });
+});

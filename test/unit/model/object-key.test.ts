@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { describeKey, groupOf, keyString, objectKey } from "../../../src/model/object-key.ts";
+
+describe("object keys", () => {
+  it("keys an object by group, kind, namespace and name, without the version", () => {
+    const key = objectKey({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "shop" } });
+    expect(key).toEqual({ group: "apps", kind: "Deployment", namespace: "shop", name: "web" });
+    expect(keyString(key)).toBe("apps/Deployment/shop/web");
+    expect(describeKey(key)).toBe("apps/Deployment shop/web");
+  });
+
+  it("leaves the core group and a cluster scope as empty parts, so every key string has four", () => {
+    const configMap = objectKey({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "app", namespace: "shop" } });
+    const role = objectKey({
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRole",
+      metadata: { name: "admin" },
+    });
+    expect(keyString(configMap)).toBe("/ConfigMap/shop/app");
+    expect(keyString(role)).toBe("rbac.authorization.k8s.io/ClusterRole//admin");
+    expect(describeKey(configMap)).toBe("ConfigMap shop/app");
+    expect(describeKey(role)).toBe("rbac.authorization.k8s.io/ClusterRole admin");
+  });
+
+  it("reads the group of an apiVersion", () => {
+    expect([groupOf("v1"), groupOf("apps/v1"), groupOf("example.com/v1alpha1")]).toEqual(["", "apps", "example.com"]);
+  });
+});

@@ -1,0 +1,249 @@
+import { describe, expect, it } from "vitest";
+import type { ObjectRule } from "../../../../src/config/schema.ts";
+import { targetSchema } from "../../../../src/config/target-schema.ts";
+import type { SkippedDocument } from "../../../../src/desired/extract-objects.ts";
+import type { KubeObject } from "../../../../src/model/types.ts";
+import { planPrune } from "../../../../src/plan/prune/plan-prune.ts";
+import { planTargetPrune } from "../../../../src/plan/prune/plan-target-prune.ts";
+import { pruneOptOut } from "../../../../src/plan/prune/prune-opt-out.ts";
+
+const selector = "undrift.dev/target=shop";
+const tracked = { "undrift.dev/target": "shop" };
+
+function object(kind: string, name: string, meta: Partial<KubeObject["metadata"]> = {}, extra = {}): KubeObject {
+  const apiVersion =
+    kind === "CustomResourceDefinition" ? "apiextensions.k8s.io/v1" : kind === "Deployment" ? "apps/v1" : "v1";
+  const clusterScoped = kind === "Namespace" || kind === "CustomResourceDefinition";
+  return {
+    apiVersion,
+    kind,
+    metadata: { name, ...(clusterScoped ? {} : { namespace: "shop" }), labels: { ...tracked }, ...meta },
+    ...extra,
+  };
+}
+
+const desired = Array.from({ length: 9 }, (_, i) => object("ConfigMap", `kept-${i}`));
+
+function plan(
+  orphans: KubeObject[],
+  options: {
+    force?: boolean;
+    requested?: boolean;
+    rules?: ObjectRule[];
+    desired?: KubeObject[];
+    skippedDocuments?: SkippedDocument[];
+  } = {},
+) {
+  return planPrune({
+    orphans,
+    desired: options.desired ?? desired,
+    selector,
+    requested: options.requested ?? true,
+    force: options.force ?? false,
+    maxPrunePercent: 30,
+    rules: options.rules ?? [],
+    skippedDocuments: options.skippedDocuments ?? [],
+  });
+}
+
+const guards = (p: ReturnType<typeof plan>) => p.skipped.map((s) => [s.name, s.guard]);
+
+describe("which orphans a prune deletes", () => {
+  it("deletes tracked orphans, namespaced objects before Namespaces and CRDs", () => {
+    const orphans = [
+      object("Namespace", "old-ns"),
+      object("ConfigMap", "old"),
+      object(
+        "CustomResourceDefinition",
+        "gadgets.example.com",
+        {},
+        { spec: { group: "example.com", names: { kind: "Gadget" } } },
+      ),
+    ];
+    const p = plan(orphans, { force: true });
+    expect(p.deletions.map((o) => o.metadata.name)).toEqual(["old", "old-ns", "gadgets.example.com"]);
+    expect(p.skipped).toEqual([]);
+  });
+
+  it("lists every orphan as skipped when prune was not asked for", () => {
+    const p = plan([object("ConfigMap", "old")], { requested: false });
+    expect(p.deletions).toEqual([]);
+    expect(p.skipped).toEqual([
+      {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        namespace: "shop",
+        name: "old",
+        action: "skipped",
+        guard: "not-requested",
+        reason: "prune not requested",
+      },
+    ]);
+  });
+
+  it("never deletes an object without the tracking label, even if something listed it", () => {
+    const p = plan([object("ConfigMap", "foreign", { labels: { "undrift.dev/target": "other" } })]);
+    expect(guards(p)).toEqual([["foreign", "untracked"]]);
+    expect(p.skipped[0]?.reason).toBe("it does not carry the tracking label (undrift.dev/target=shop)");
+  });
+
+  it("honours undrift's, Flux's and Argo CD's opt-outs, on annotations and labels", () => {
+    const orphans = [
+      object("ConfigMap", "a", { annotations: { "undrift.dev/prune": "disabled" } }),
+      object("ConfigMap", "b", { labels: { ...tracked, "kustomize.toolkit.fluxcd.io/prune": "disabled" } }),
+      object("ConfigMap", "c", {
+        annotations: { "argocd.argoproj.io/sync-options": "ServerSideApply=true, Prune=false" },
+      }),
+    ];
+    const p = plan(orphans, { force: true });
+    expect(p.deletions).toEqual([]);
+    expect(p.skipped.map((s) => s.reason)).toEqual([
+      "opted out by annotation undrift.dev/prune: disabled",
+      "opted out by label kustomize.toolkit.fluxcd.io/prune: disabled",
+      "opted out by annotation argocd.argoproj.io/sync-options: Prune=false",
+    ]);
+  });
+
+  it("honours a rule of the target that sets prune false or preview for the object", () => {
+    const rules: ObjectRule[] = [
+      { match: { kinds: ["Secret"] }, mode: "warn" },
+      { match: { kinds: ["ConfigMap"], names: ["audit"] }, prune: "preview" },
+    ];
+    const p = plan([object("ConfigMap", "audit"), object("ConfigMap", "old")], { rules, force: true });
+    expect(p.deletions.map((o) => o.metadata.name)).toEqual(["old"]);
+    expect(p.skipped[0]?.reason).toBe("opted out by rules[1] of the target (prune: preview)");
+  });
+
+  it("refuses everything when the render is empty, even with --force-prune", () => {
+    const p = plan([object("ConfigMap", "a"), object("ConfigMap", "b")], { desired: [], force: true });
+    expect(p.deletions).toEqual([]);
+    expect(guards(p)).toEqual([
+      ["a", "empty-render"],
+      ["b", "empty-render"],
+    ]);
+  });
+
+  it("refuses more than maxPrunePercent of the tracked objects without --force-prune", () => {
+    const orphans = [
+      object("ConfigMap", "a"),
+      object("ConfigMap", "b"),
+      object("ConfigMap", "c"),
+      object("ConfigMap", "d"),
+      object("ConfigMap", "e"),
+    ];
+    const p = plan(orphans);
+    expect(p.deletions).toEqual([]);
+    expect(p.skipped[0]?.reason).toBe(
+      "pruning 5 of 14 tracked objects (36%) is more than maxPrunePercent 30%; --force-prune prunes them anyway",
+    );
+    expect(plan(orphans, { force: true }).deletions).toHaveLength(5);
+  });
+
+  it("allows a prune of exactly maxPrunePercent", () => {
+    const orphans = [object("ConfigMap", "a"), object("ConfigMap", "b"), object("ConfigMap", "c")];
+    expect(plan(orphans, { desired: desired.slice(0, 7) }).deletions).toHaveLength(3); // 3 of 10
+    expect(plan([...orphans, object("ConfigMap", "d")], { desired: desired.slice(0, 6) }).deletions).toEqual([]); // 4 of 10
+  });
+
+  it("prunes a Namespace or a CRD only with --force-prune", () => {
+    const namespace = object("Namespace", "old-ns");
+    expect(guards(plan([namespace]))).toEqual([["old-ns", "kind"]]);
+    expect(plan([namespace]).skipped[0]?.reason).toBe(
+      "a Namespace is pruned only with --force-prune: deleting it deletes everything in it",
+    );
+    expect(plan([namespace], { force: true }).deletions).toEqual([namespace]);
+  });
+
+  it("never prunes a Namespace the target's objects live in, or a CRD of its custom resources", () => {
+    const crd = object(
+      "CustomResourceDefinition",
+      "widgets.example.com",
+      {},
+      { spec: { group: "example.com", names: { kind: "Widget" } } },
+    );
+    const widget: KubeObject = {
+      apiVersion: "example.com/v1",
+      kind: "Widget",
+      metadata: { name: "w", namespace: "shop" },
+    };
+    const p = plan([object("Namespace", "shop"), crd], { force: true, desired: [...desired, widget] });
+    expect(guards(p)).toEqual([
+      ["shop", "in-use"],
+      ["widgets.example.com", "in-use"],
+    ]);
+  });
+
+  it("refuses a selector that names no label the objects carry", () => {
+    const p = planPrune({
+      orphans: [object("ConfigMap", "a")],
+      desired,
+      selector: "!team",
+      requested: true,
+      force: true,
+      maxPrunePercent: 100,
+      rules: [],
+      skippedDocuments: [],
+    });
+    expect(guards(p)).toEqual([["a", "selector"]]);
+  });
+
+  it("prunes nothing while the render skipped a document, even with --force-prune, naming the first one", () => {
+    const skippedDocuments = [
+      { file: "apps/shop/web.yaml", document: 1, reason: "Deployment has no metadata.name" },
+      { file: "apps/shop/old.yaml", document: 0, reason: "not a Kubernetes object: no string apiVersion and kind" },
+    ];
+    const p = plan([object("ConfigMap", "web-config"), object("Namespace", "old-ns")], {
+      force: true,
+      skippedDocuments,
+    });
+    expect(p.deletions).toEqual([]);
+    expect(guards(p)).toEqual([
+      ["web-config", "skipped-documents"],
+      ["old-ns", "skipped-documents"],
+    ]);
+    expect(p.skipped[0]?.reason).toBe(
+      "the render skipped apps/shop/web.yaml document 2 and 1 more document (Deployment has no metadata.name); " +
+        "a target with a skipped document never prunes, as the object it should declare would look like an orphan",
+    );
+  });
+
+  it("names the file and line of a skipped document when the render knows the line", () => {
+    const skippedDocuments = [{ file: "apps/shop/web.yaml", document: 1, line: 12, reason: "no metadata.name" }];
+    const p = plan([object("ConfigMap", "web-config")], { skippedDocuments });
+    expect(p.skipped[0]?.reason).toMatch(/^the render skipped apps\/shop\/web.yaml:12 \(no metadata.name\); /);
+  });
+});
+
+describe("prune opt-outs", () => {
+  it("reads Argo CD's Prune=confirm as an opt-out, since undrift has no confirmation step", () => {
+    expect(
+      pruneOptOut(object("ConfigMap", "a", { annotations: { "argocd.argoproj.io/sync-options": "Prune=confirm" } })),
+    ).toBe("annotation argocd.argoproj.io/sync-options: Prune=confirm");
+  });
+
+  it("does not read other values as opt-outs", () => {
+    expect(
+      pruneOptOut(
+        object("ConfigMap", "a", {
+          annotations: { "undrift.dev/prune": "enabled", "argocd.argoproj.io/sync-options": "Prune=true" },
+        }),
+      ),
+    ).toBeUndefined();
+  });
+});
+
+describe("a target's own prune (heal, a merged revert pull request, a preview)", () => {
+  it("refuses every orphan its prune would delete while the render skipped a document", () => {
+    const target = targetSchema.parse({ name: "shop", cluster: "prod-eu", path: "apps/shop", prune: true });
+    const skippedDocuments = [{ file: "apps/shop/notes.yaml", document: 0, reason: "not a Kubernetes object" }];
+    const p = planTargetPrune({ orphans: [object("ConfigMap", "old")], desired, target, skippedDocuments });
+    expect(p.deletions).toEqual([]);
+    expect(p.skipped.map((s) => [s.name, s.guard])).toEqual([["old", "skipped-documents"]]);
+    expect(p.skipped[0]?.reason).toMatch(
+      /^the render skipped apps\/shop\/notes.yaml document 1 \(not a Kubernetes object\); /,
+    );
+    expect(
+      planTargetPrune({ orphans: [object("ConfigMap", "old")], desired, target, skippedDocuments: [] }).deletions,
+    ).toHaveLength(1);
+  });
+});
