@@ -7,6 +7,11 @@
 // top-level resource. So it is not reported, pruned, codified or counted among
 // the tracked objects that maxPrunePercent weighs; its owner's deletion takes
 // it, as the garbage collector decides.
+// The endpoints controller makes one `v1 Endpoints` per Service, under the
+// Service's name and with the Service's labels, and gives it no ownerReference:
+// it is the Service's too, while that Service is tracked or declared. (Its
+// EndpointSlices have a controller ownerReference.) An Endpoints with no such
+// Service is somebody's own, and may be an orphan.
 
 import type { KubeObject } from "../model/types.ts";
 import type { Pairing } from "./build-report.ts";
@@ -24,11 +29,18 @@ export function controllerOf(object: KubeObject): OwnerReference | undefined {
   return (references as OwnerReference[]).find((r) => r?.controller === true);
 }
 
+/** Whether the object is the Endpoints the endpoints controller keeps for a tracked or declared Service. */
+function serviceEndpoints(object: KubeObject, params: { tracked: Map<string, KubeObject>; declared: Set<string> }) {
+  if (object.apiVersion !== "v1" || object.kind !== "Endpoints") return false;
+  const service = `/Service/${object.metadata.namespace ?? ""}/${object.metadata.name}`;
+  return params.declared.has(service) || params.tracked.has(service);
+}
+
 /** One orphan pairing per tracked object whose key Git does not declare and no controller owns. */
 export function orphanPairings(params: { tracked: Map<string, KubeObject>; declared: Set<string> }): Pairing[] {
   const pairings: Pairing[] = [];
   for (const [key, object] of params.tracked) {
-    if (params.declared.has(key) || controllerOf(object)) continue;
+    if (params.declared.has(key) || controllerOf(object) || serviceEndpoints(object, params)) continue;
     pairings.push({ live: object });
   }
   return pairings;

@@ -44,4 +44,19 @@ describe("which tracked objects are orphans", () => {
     const config: KubeObject = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "old", namespace: "shop" } };
     expect(pair([deployment, config], [deployment])).toEqual(["ConfigMap/old"]);
   });
+  it("the Endpoints the endpoints controller keeps for a tracked Service is not an orphan; one with no Service is", () => {
+    const service: KubeObject = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "web", namespace: "shop", labels },
+    };
+    const endpoints = (name: string): KubeObject => ({
+      apiVersion: "v1",
+      kind: "Endpoints",
+      metadata: { name, namespace: "shop", labels },
+    });
+    expect(pair([service, endpoints("web")], [service])).toEqual([]);
+    expect(pair([service, endpoints("web")], [])).toEqual(["Service/web"]);
+    expect(pair([service, endpoints("manual")], [service])).toEqual(["Endpoints/manual"]);
+  });
 });
