@@ -17,7 +17,11 @@ const targetOptions = {
 
 export function parseTargetArgs<T extends ParseArgsOptionsConfig, O extends string>(
   argv: string[],
-  params: { options: T; outputs: readonly O[] },
+  params: {
+    options: T;
+    outputs: readonly O[] /** false: the command checks its own flags first, then calls checkRepoFolder. */;
+    checkRepo?: boolean;
+  },
 ) {
   const values = parseCommandArgs(argv, { ...targetOptions, ...params.options });
   // The shared options' values, typed here where T is still open.
@@ -27,7 +31,7 @@ export function parseTargetArgs<T extends ParseArgsOptionsConfig, O extends stri
     throw new UsageError(`--output: expected one of ${params.outputs.join(", ")}, got "${output}"`);
   }
   if (!common.repo) throw new UsageError("--repo is required (the working tree of the GitOps repository)");
-  checkRepoFolder(common.repo);
+  if (params.checkRepo !== false) checkRepoFolder(common.repo);
   if (!common.target) throw new UsageError("--target is required (a target name from .github/undrift.yml)");
   return {
     values,
@@ -40,7 +44,7 @@ export function parseTargetArgs<T extends ParseArgsOptionsConfig, O extends stri
 }
 
 /** --repo names a folder: a file or a missing path is said so, not as ENOTDIR or "undrift.yml: not found". */
-function checkRepoFolder(repo: string): void {
+export function checkRepoFolder(repo: string): void {
   let info: ReturnType<typeof statSync>;
   try {
     info = statSync(repo, { throwIfNoEntry: false });

@@ -6,7 +6,7 @@ import { renderRevertText } from "../report/revert/render-revert-text.ts";
 import { revertExitCode } from "../stages/revert/revert-exit-code.ts";
 import { revertTarget } from "../stages/revert/revert-target.ts";
 import { UsageError } from "./errors.ts";
-import { parseTargetArgs } from "./parse-target-args.ts";
+import { checkRepoFolder, parseTargetArgs } from "./parse-target-args.ts";
 
 const outputs = ["text", "json"] as const;
 const propagations: Record<string, PropagationPolicy> = {
@@ -27,6 +27,8 @@ export async function revertCommand(argv: string[]): Promise<number> {
       "dry-run": { type: "boolean", default: false },
     },
     outputs,
+    // A wrong flag is said before anything is looked up on disk.
+    checkRepo: false,
   });
   const { output } = target;
   const propagationPolicy = propagations[args.propagation];
@@ -39,6 +41,7 @@ export async function revertCommand(argv: string[]): Promise<number> {
   if (args["force-prune"] && !args.prune) throw new UsageError("--force-prune lifts prune guards and needs --prune");
   if (args.wait && args["no-wait"]) throw new UsageError("--wait and --no-wait exclude each other");
   const wait: WaitMode = args.wait ? "all" : args["no-wait"] ? "none" : "dependencies";
+  checkRepoFolder(target.repo);
 
   const result = await revertTarget({
     repoDir: target.repo,

@@ -181,11 +181,12 @@ export const targetSchema = targetFields
     });
     // Compiled here, so a typo fails where it is written, not after the cluster has been reached.
     target.ignoreDifferences.forEach((rule, index) => {
-      rule.jqPathExpressions.forEach((expression, at) => {
+      for (const expression of rule.jqPathExpressions) {
         const message = jqPathProblem(expression);
-        const path = ["ignoreDifferences", index, "jqPathExpressions", at];
-        if (message) ctx.addIssue({ code: "custom", path, message, input: expression });
-      });
+        // The expression itself names the item, as the message did before it was compiled here.
+        const path = ["ignoreDifferences", index, "jqPathExpressions"];
+        if (message) ctx.addIssue({ code: "custom", path, message: `${expression}: ${message}`, input: expression });
+      }
     });
   })
   .transform(({ tracking, helm, ...target }) => ({

@@ -175,14 +175,14 @@ describe("loadConfig: jq expressions", { timeout: 60_000 }, () => {
 
   it("compiles every jq expression when the config loads, with jq's whole message", () => {
     expect(messageOf(withJq(".metadata.annotations | "))).toBe(
-      ".github/undrift.yml:9: targets[0].ignoreDifferences[1].jqPathExpressions[0]: jq: syntax error, unexpected ')' at <top-level>, line 1; 1 compile error",
+      ".github/undrift.yml:9: targets[0].ignoreDifferences[1].jqPathExpressions: .metadata.annotations | : jq: syntax error, unexpected ')' at <top-level>, line 1; 1 compile error",
     );
   });
 
   it("refuses an expression that never ends, within its time bound", () => {
     const started = Date.now();
     expect(messageOf(withJq("(.data|until(false;.))"))).toBe(
-      ".github/undrift.yml:9: targets[0].ignoreDifferences[1].jqPathExpressions[0]: jq: did not finish within 1s on an empty input; an endless loop?",
+      ".github/undrift.yml:9: targets[0].ignoreDifferences[1].jqPathExpressions: (.data|until(false;.)): jq: did not finish within 1s on an empty input; an endless loop?",
     );
     expect(Date.now() - started).toBeLessThan(20_000);
     // The thread is replaced: the next evaluation works.
