@@ -43,3 +43,6 @@ spec:
         - name: web
           image: nginx:1.27
 `;
+
+/** A one-replica web Deployment for CLI tests that scale it or own its ReplicaSets. */
+export const singleWebDeployment = webDeployment.replace("replicas: 2 # Git says two", "replicas: 1");

@@ -2,32 +2,17 @@
 // ReplicaSet that carries the target's tracking label (as it does whenever the
 // label reaches the pod template) and a controller ownerReference to the
 // target's Deployment is neither reported, pruned (even with --force-prune) nor
-// codified. The test cluster runs no controllers, so the test creates the
-// ReplicaSet itself, owned by the real Deployment's uid, as the Deployment
-// controller would.
+// codified. Here the tracking label stays out of the pod template, so the
+// deployment controller's own ReplicaSet does not carry it; the test creates a
+// labelled one, owned by the real Deployment's uid, as that controller does
+// whenever the label reaches the template.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RevertResult } from "../../src/model/change-set.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
+import { singleWebDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
-
-const web = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-        - name: web
-          image: nginx:1.27
-`;
 
 let current: Scenario | undefined;
 afterEach(() => current?.cleanup());
@@ -64,7 +49,7 @@ const replicaSetExists = (s: Scenario) =>
 
 describe("objects a controller owns", () => {
   it("are not orphans: the scan is in sync, revert --prune --force-prune deletes nothing, codify adds nothing", async () => {
-    current = scenario({ files: { "manifests/web.yaml": web } });
+    current = scenario({ files: { "manifests/web.yaml": singleWebDeployment } });
     const s = current;
     await s.applyGit();
     await ownedReplicaSet(s);
@@ -95,6 +80,6 @@ describe("objects a controller owns", () => {
     expect(codify.code).toBe(0);
     expect(codify.stdout).toContain("nothing to codify");
     expect(readdirSync(join(s.repoDir, "manifests"))).toEqual(["web.yaml"]);
-    expect(readFileSync(join(s.repoDir, "manifests/web.yaml"), "utf8")).toBe(web);
+    expect(readFileSync(join(s.repoDir, "manifests/web.yaml"), "utf8")).toBe(singleWebDeployment);
   });
 });

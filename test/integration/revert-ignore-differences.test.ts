@@ -5,24 +5,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RevertResult } from "../../src/model/change-set.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
+import { singleWebDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
-const web = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-        - name: web
-          image: nginx:1.27
-`;
 const ignoreReplicas = [{ group: "apps", kind: "Deployment", jsonPointers: ["/spec/replicas"] }];
 
 let current: Scenario | undefined;
@@ -54,7 +39,10 @@ const live = async (s: Scenario) =>
 
 describe("revert with ignoreDifferences on /spec/replicas", () => {
   it("reverts the image and keeps the scaled replicas, on every revert, and says so in the dry run", async () => {
-    current = scenario({ files: { "manifests/web.yaml": web }, target: { ignoreDifferences: ignoreReplicas } });
+    current = scenario({
+      files: { "manifests/web.yaml": singleWebDeployment },
+      target: { ignoreDifferences: ignoreReplicas },
+    });
     const s = current;
     await s.applyGit();
     await drift(s);
@@ -77,7 +65,7 @@ describe("revert with ignoreDifferences on /spec/replicas", () => {
 
   it("applies all of Git when the target sets respectIgnoreDifferences: false", async () => {
     current = scenario({
-      files: { "manifests/web.yaml": web },
+      files: { "manifests/web.yaml": singleWebDeployment },
       target: { ignoreDifferences: ignoreReplicas, respectIgnoreDifferences: false },
     });
     const s = current;
