@@ -1,6 +1,8 @@
 // Unknown keys are errors so that typos are caught; the message then names the
 // key that was probably meant, found by walking the schema to the object.
+
 import type { z } from "zod";
+import { editDistance } from "../model/edit-distance.ts";
 
 type Def = { type: string } & Record<string, unknown>;
 
@@ -20,7 +22,7 @@ export function describeUnknownKey(
 // A near spelling (`prnue`), or the one key the text abbreviates (`repos`).
 function closest(wanted: string, known: string[]): string | undefined {
   const best = known
-    .map((name) => ({ name, distance: distance(wanted, simplify(name)) }))
+    .map((name) => ({ name, distance: editDistance(wanted, simplify(name)) }))
     .sort((a, b) => a.distance - b.distance)[0];
   if (best && best.distance <= Math.min(2, Math.floor(wanted.length / 2))) return best.name;
   const prefixed = known.filter((name) => simplify(name).startsWith(wanted));
@@ -53,21 +55,4 @@ function unwrap(schema: z.core.$ZodType): Def {
 // Case, `-` and `_` differences are typos of the same name (`field_manager`).
 function simplify(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, "");
-}
-
-// Optimal string alignment distance: a swapped pair of letters counts as one edit.
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  }
-  return d[a.length]![b.length]!;
 }

@@ -1,5 +1,6 @@
 // Why a decoded document is not a Kubernetes object undrift can track, with
 // the line of the field at fault. Never quotes a Secret's value.
+import { editDistance } from "../model/edit-distance.ts";
 import type { ParsedDocument } from "./parse-manifests.ts";
 
 /** What is wrong, where (when a field is at fault), and whether it is only a skip (generateName). */
@@ -64,23 +65,6 @@ function isMisspelt(key: string, field: string, fieldPresent: boolean): boolean 
   if (key.toLowerCase() === field.toLowerCase()) return true;
   if (fieldPresent) return false;
   return editDistance(key.toLowerCase(), field.toLowerCase()) <= (field.length > 4 ? 2 : 1);
-}
-
-// Damerau-Levenshtein (optimal string alignment), so `metdata` and `kidn` are each one edit away.
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  }
-  return d[a.length]![b.length]!;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
