@@ -2,8 +2,9 @@
 // compared, and one table row per object that needs a look.
 
 import { objectName, problemLabel, sourceLabel } from "../model/object-label.ts";
+import { clip } from "../model/one-line.ts";
 import type { DriftReport, ResourceReport } from "../model/types.ts";
-import { clip, codeSpan, escapeText } from "./markdown-escape.ts";
+import { codeSpan, escapeText } from "./markdown-escape.ts";
 import { chunk, tableBlocks } from "./split-parts.ts";
 import { hasDrift, plural } from "./summary-line.ts";
 

@@ -4,8 +4,8 @@
 // with each action and reason, the drift the cluster has now, and problems.
 import { styleText } from "node:util";
 import { objectLabel, problemLabel, sourceLabel } from "../../model/object-label.ts";
+import { clip, oneLine } from "../../model/one-line.ts";
 import type { PreviewReport, PreviewResource, PrunePreview } from "../../model/preview-report.ts";
-import { clip } from "../markdown-escape.ts";
 import { plural } from "../summary-line.ts";
 import { unifiedDiff } from "../unified-diff.ts";
 import { countsLine } from "./counts-line.ts";
@@ -109,11 +109,8 @@ function paintDiffLine(line: string, paint: Paint): string {
 
 /** A multi-line message (a render error) with its lines kept but control characters out. */
 function safe(text: string): string {
-  return text.split("\n").map(oneLine).join("\n");
-}
-
-/** Control characters out of text from the cluster or the repository, so it cannot move the cursor or recolour the terminal. */
-function oneLine(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
+  return text
+    .split("\n")
+    .map((line) => oneLine(line))
+    .join("\n");
 }

@@ -3,8 +3,9 @@
 // or changed object. Unchanged objects are only counted.
 
 import { problemLabel } from "../../model/object-label.ts";
+import { clip } from "../../model/one-line.ts";
 import type { PreviewReport } from "../../model/preview-report.ts";
-import { clip, codeSpan, escapeText, fenceFor } from "../markdown-escape.ts";
+import { codeSpan, escapeText, fenceFor } from "../markdown-escape.ts";
 import { chunk } from "../split-parts.ts";
 import { countsLine } from "./counts-line.ts";
 import { driftNote } from "./drift-note.ts";
