@@ -26,9 +26,3 @@ export function objectKey(obj: KubeObject): ObjectKey {
 export function keyString(key: ObjectKey): string {
   return `${key.group}/${key.kind}/${key.namespace}/${key.name}`;
 }
-
-/** A key for people: `apps/Deployment shop/web`, `ConfigMap shop/app`, `rbac.authorization.k8s.io/ClusterRole admin`. */
-export function describeKey(key: ObjectKey): string {
-  const kind = key.group ? `${key.group}/${key.kind}` : key.kind;
-  return `${kind} ${key.namespace ? `${key.namespace}/${key.name}` : key.name}`;
-}

@@ -1,7 +1,7 @@
 // The terminal report of `undrift scan`, read like `kubectl diff`: a summary
 // line, then per object a header, the YAML diff and who changed which field.
 import { styleText } from "node:util";
-import { objectLabel, problemLabel, sourceLabel } from "../model/object-label.ts";
+import { objectLabel, sourceLabel } from "../model/object-label.ts";
 import { oneLine } from "../model/one-line.ts";
 import type { DriftReport, ResourceReport } from "../model/types.ts";
 import { describeChange } from "./describe-change.ts";
@@ -27,7 +27,7 @@ export function renderText(report: DriftReport, options: RenderTextOptions): str
   if (report.problems.length > 0) {
     sections.push([
       paint("bold", "problems:"),
-      ...report.problems.map((p) => `! ${oneLine(problemLabel(p))}: ${oneLine(p.message)}`),
+      ...report.problems.map((p) => `! ${oneLine(objectLabel(p, { spelling: "resource" }))}: ${oneLine(p.message)}`),
     ]);
   }
   return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;

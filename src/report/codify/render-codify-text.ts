@@ -2,7 +2,7 @@
 // (or, with --dry-run, their diff first), what was codified where, and every
 // object left as it was with why.
 
-import { objectLabel, problemLabel } from "../../model/object-label.ts";
+import { objectLabel } from "../../model/object-label.ts";
 import type { CodifyResult } from "../../remediate/codify/codify-result.ts";
 import { filesDiff } from "../../remediate/codify/files-diff.ts";
 
@@ -38,7 +38,10 @@ export function renderCodifyText(result: CodifyResult, options: { dryRun: boolea
   }
   if (problems.length > 0) {
     sections.push(
-      ["not compared, so not codified:", ...problems.map((p) => `  ! ${problemLabel(p)}: ${p.message}`)].join("\n"),
+      [
+        "not compared, so not codified:",
+        ...problems.map((p) => `  ! ${objectLabel(p, { spelling: "resource" })}: ${p.message}`),
+      ].join("\n"),
     );
   }
   return `${sections.join("\n\n")}\n`;

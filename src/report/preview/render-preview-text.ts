@@ -3,7 +3,7 @@
 // fields (head's value against the cluster's) and the YAML diff, the prune
 // with each action and reason, the drift the cluster has now, and problems.
 import { styleText } from "node:util";
-import { objectLabel, problemLabel, sourceLabel } from "../../model/object-label.ts";
+import { objectLabel, sourceLabel } from "../../model/object-label.ts";
 import { clip, oneLine } from "../../model/one-line.ts";
 import type { PreviewReport, PreviewResource, PrunePreview } from "../../model/preview-report.ts";
 import { plural } from "../summary-line.ts";
@@ -49,7 +49,7 @@ export function renderPreviewText(report: PreviewReport, options: RenderPreviewT
   if (report.problems.length > 0) {
     sections.push([
       paint("bold", "problems:"),
-      ...report.problems.map((p) => `! ${oneLine(problemLabel(p))}: ${oneLine(p.message)}`),
+      ...report.problems.map((p) => `! ${oneLine(objectLabel(p, { spelling: "resource" }))}: ${oneLine(p.message)}`),
     ]);
   }
   return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
