@@ -8,7 +8,7 @@
 // gets its scan back as it was.
 import { ruleMatches } from "../config/rule-matches.ts";
 import type { Mode, TargetConfig } from "../config/schema.ts";
-import type { Pairing } from "../drift/build-report.ts";
+import { findingOf, type Pairing } from "../drift/build-report.ts";
 import { summarize } from "../drift/summarize.ts";
 import { groupOf, keyString, objectKey } from "../model/object-key.ts";
 import { objectLabel } from "../model/object-label.ts";
@@ -87,5 +87,5 @@ function cutReport(report: DriftReport, resources: ResourceReport[]): DriftRepor
 }
 
 function isInSync(p: Pairing): boolean {
-  return p.desired !== undefined && p.comparison !== undefined && p.comparison.changes.length === 0;
+  return findingOf(p) === "in-sync";
 }

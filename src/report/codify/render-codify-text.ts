@@ -3,6 +3,7 @@
 // object left as it was with why.
 
 import { objectLabel } from "../../model/object-label.ts";
+import type { DriftStatus } from "../../model/types.ts";
 import type { CodifyResult } from "../../remediate/codify/codify-result.ts";
 import { filesDiff } from "../../remediate/codify/files-diff.ts";
 
@@ -26,7 +27,10 @@ export function renderCodifyText(result: CodifyResult, options: { dryRun: boolea
     );
   }
   if (codified.length > 0) {
-    const done = { drifted: "edited", missing: "removed from", orphaned: "added as" } as const;
+    const done = { drifted: "edited", missing: "removed from", orphaned: "added as" } as const satisfies Record<
+      DriftStatus,
+      string
+    >;
     sections.push(
       [`${verb}:`, ...codified.map((c) => `  ${objectLabel(c)}: ${done[c.status]} ${c.files.join(", ")}`)].join("\n"),
     );

@@ -5,7 +5,12 @@
 import { styleText } from "node:util";
 import { objectLabel, sourceLabel } from "../../model/object-label.ts";
 import { clip, oneLine } from "../../model/one-line.ts";
-import type { PreviewReport, PreviewResource, PrunePreview } from "../../model/preview-report.ts";
+import {
+  type PreviewReport,
+  type PreviewResource,
+  type PrunePreview,
+  previewFinding,
+} from "../../model/preview-report.ts";
 import { plural } from "../summary-line.ts";
 import { unifiedDiff } from "../unified-diff.ts";
 import { countsLine } from "./counts-line.ts";
@@ -66,7 +71,7 @@ function resourceLines(resource: PreviewResource, paint: Paint): string[] {
   for (const change of resource.changes) {
     lines.push(`  ${oneLine(change.path)}: ${value(change.live)} → ${value(change.desired)}`);
   }
-  const diff = unifiedDiff({ ...resource, status: resource.action === "create" ? "missing" : "drifted" });
+  const diff = unifiedDiff({ ...resource, status: previewFinding(resource.action) });
   for (const line of diff) lines.push(paintDiffLine(line, paint));
   return lines;
 }
