@@ -1,5 +1,6 @@
 // The identity of an object, as gitops-engine pairs desired and live: group,
 // kind, namespace, name, and no version (apps/v1 and apps/v1beta2 are one object).
+import type { ObjectRef } from "./object-label.ts";
 import type { KubeObject, ObjectKey } from "./types.ts";
 
 /** The API group of an apiVersion: "apps" for "apps/v1", "" for the core "v1". */
@@ -16,6 +17,11 @@ export function objectKey(obj: KubeObject): ObjectKey {
     namespace: obj.metadata.namespace ?? "",
     name: obj.metadata.name,
   };
+}
+
+/** The key of what a record or report names (its apiVersion, kind, namespace and name). */
+export function refKey(ref: ObjectRef): ObjectKey {
+  return { group: groupOf(ref.apiVersion), kind: ref.kind, namespace: ref.namespace ?? "", name: ref.name };
 }
 
 /**

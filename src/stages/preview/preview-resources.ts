@@ -7,7 +7,7 @@ import { isSecret, maskSecretPair, redactSecretValues } from "../../drift/mask.t
 import type { ClusterSession } from "../../live/cluster-session.ts";
 import { KubeApiError } from "../../live/errors.ts";
 import { mapLimit } from "../../live/map-limit.ts";
-import { groupOf, keyString, objectKey } from "../../model/object-key.ts";
+import { keyString, objectKey, refKey } from "../../model/object-key.ts";
 import { type PreviewResource, previewAction } from "../../model/preview-report.ts";
 import type { KubeObject, ResourceReport } from "../../model/types.ts";
 import type { ScanResult } from "../scan/scan-target.ts";
@@ -32,9 +32,7 @@ export async function previewResources(
       const { changes, live, wouldBe } = resource;
       return { ...base, action: previewAction("drifted"), changes, live, wouldBe };
     }
-    const desired = rendered.get(
-      keyString({ ...resource, group: groupOf(resource.apiVersion), namespace: resource.namespace ?? "" }),
-    );
+    const desired = rendered.get(keyString(refKey(resource)));
     const created = desired ? await dryRunCreate(scan, session, target, desired.object) : {};
     const wouldBe = created.wouldBe ?? resource.wouldBe;
     return { ...base, action: previewAction("missing"), changes: [], wouldBe, ...created.note };
