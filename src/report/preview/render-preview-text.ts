@@ -27,6 +27,11 @@ type Paint = (style: Style, text: string) => string;
 
 const VALUE_MAX = 200;
 
+const APPLY: Record<Exclude<PreviewResource["action"], "unchanged">, { mark: string; style: Style }> = {
+  create: { mark: "+ create", style: ["green", "bold"] },
+  change: { mark: "~ change", style: ["yellow", "bold"] },
+};
+
 const PRUNE: Record<PrunePreview["action"], { mark: string; style: Style }> = {
   delete: { mark: "- delete", style: "red" },
   orphan: { mark: "? orphan", style: "yellow" },
@@ -62,11 +67,8 @@ export function renderPreviewText(report: PreviewReport, options: RenderPreviewT
 
 function resourceLines(resource: PreviewResource, paint: Paint): string[] {
   const from = resource.source ? ` (${sourceLabel(resource.source)})` : "";
-  const head =
-    resource.action === "create"
-      ? paint(["green", "bold"], oneLine(`+ create: ${objectLabel(resource)}${from}`))
-      : paint(["yellow", "bold"], oneLine(`~ change: ${objectLabel(resource)}${from}`));
-  const lines = [head];
+  const { mark, style } = APPLY[resource.action === "create" ? "create" : "change"];
+  const lines = [paint(style, oneLine(`${mark}: ${objectLabel(resource)}${from}`))];
   if (resource.note) lines.push(`  note: ${oneLine(resource.note)}`);
   for (const change of resource.changes) {
     lines.push(`  ${oneLine(change.path)}: ${value(change.live)} → ${value(change.desired)}`);
