@@ -1,8 +1,8 @@
 // The undrift command: a thin front end over the same stages the app uses.
 // Exit codes follow `kubectl diff`: 0 in sync, 1 drift found, 2 error.
 import { readFileSync } from "node:fs";
+import { oneLine } from "../model/one-line.ts";
 import { UsageError } from "./errors.ts";
-import { oneLine } from "./exit.ts";
 
 const usage = `undrift: turns Kubernetes drift from Git into reviewable changes
 
@@ -64,7 +64,8 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   // The message names the file, field or object at fault; no prefix, so it reads like the contract (file:line: field: why).
-  process.stderr.write(`${oneLine(error)}\n`);
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${oneLine(message, { fold: "breaks" })}\n`);
   if (process.env.UNDRIFT_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   // Every error is exit code 2, as in `kubectl diff`; drift itself is 1 and never an error.
   process.exitCode = 2;

@@ -2,7 +2,8 @@
 // live in (as kubectl would), the tracking label, and prove the target
 // declares every object once. Scope comes from cluster discovery, injected.
 
-import { describeKey, groupOf, keyString, objectKey } from "../model/object-key.ts";
+import { groupOf, keyString, objectKey } from "../model/object-key.ts";
+import { objectLabel } from "../model/object-label.ts";
 import type { DesiredObject, KubeObject, Source } from "../model/types.ts";
 import { UndriftError } from "../model/undrift-error.ts";
 
@@ -53,7 +54,7 @@ export function finalizeDesired({
     const first = bySource.get(keyString(key));
     if (first) {
       throw new DuplicateObjectError(
-        `duplicate object ${describeKey(key)}: ${first.file} (document ${first.document}) and ${source.file} (document ${source.document})`,
+        `duplicate object ${objectLabel(key, { spelling: "group" })}: ${first.file} (document ${first.document}) and ${source.file} (document ${source.document})`,
       );
     }
     bySource.set(keyString(key), source);

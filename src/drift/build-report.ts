@@ -1,7 +1,14 @@
 // Pairs desired and live objects, classifies each (in-sync, drifted, missing,
 // orphaned), masks Secret values and fingerprints the drift: the engine's exit.
 
-import type { DesiredObject, DriftReport, KubeObject, ResourceReport, ScanProblem } from "../model/types.ts";
+import type {
+  DesiredObject,
+  DriftReport,
+  KubeObject,
+  ResourceReport,
+  ResourceStatus,
+  ScanProblem,
+} from "../model/types.ts";
 import { cleanObject } from "./clean-object.ts";
 import type { ObjectComparison } from "./compare-object.ts";
 import { maskResource } from "./mask.ts";
@@ -14,6 +21,13 @@ export interface Pairing {
   comparison?: ObjectComparison;
 }
 
+/** What the scan finds of a pairing: the one classification the report, codify and revert all read. */
+export function findingOf(p: Pairing): ResourceStatus {
+  // A desired object with a live one always has its comparison (pairObjects makes them together).
+  if (p.desired && p.comparison) return p.comparison.changes.length > 0 ? "drifted" : "in-sync";
+  return p.desired ? "missing" : "orphaned";
+}
+
 function resourceOf(p: Pairing): ResourceReport {
   const object = (p.desired?.object ?? p.live)!;
   const base = {
@@ -23,20 +37,14 @@ function resourceOf(p: Pairing): ResourceReport {
     name: object.metadata.name,
     ...(p.desired ? { source: p.desired.source } : {}),
   };
-  if (p.desired && p.comparison) {
-    const drifted = p.comparison.changes.length > 0;
-    return drifted
-      ? {
-          ...base,
-          status: "drifted",
-          changes: p.comparison.changes,
-          live: p.comparison.live,
-          wouldBe: p.comparison.wouldBe,
-        }
-      : { ...base, status: "in-sync", changes: [] };
+  const status = findingOf(p);
+  if (status === "drifted") {
+    const { changes, live, wouldBe } = p.comparison!;
+    return { ...base, status, changes, live, wouldBe };
   }
-  if (p.desired) return { ...base, status: "missing", changes: [], wouldBe: cleanObject(p.desired.object) };
-  return { ...base, status: "orphaned", changes: [], live: cleanObject(p.live!) };
+  if (status === "in-sync") return { ...base, status, changes: [] };
+  if (status === "missing") return { ...base, status, changes: [], wouldBe: cleanObject(p.desired!.object) };
+  return { ...base, status, changes: [], live: cleanObject(p.live!) };
 }
 
 export function buildReport(params: {

@@ -3,14 +3,14 @@
 // from new drift. Built from masked reports, so Secret values cannot leak
 // through it (a Secret whose value changes again keeps its fingerprint).
 import { createHash } from "node:crypto";
-import { groupOf } from "../model/object-key.ts";
+import { keyString, refKey } from "../model/object-key.ts";
 import type { ResourceReport } from "../model/types.ts";
 
 export function fingerprint(resources: ResourceReport[]): string {
   const drift = resources
     .filter((r) => r.status !== "in-sync")
     .map((r) => ({
-      id: `${groupOf(r.apiVersion)}/${r.kind}/${r.namespace ?? ""}/${r.name}`,
+      id: keyString(refKey(r)),
       status: r.status,
       changes: r.changes
         .map((c) => [c.path, c.desired ?? null, c.live ?? null])

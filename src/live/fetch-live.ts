@@ -5,7 +5,8 @@
 //   resolveDesired: declared objects the selector did not return (not labelled yet, or declared
 //                   in another version): a LIST of their namespace when several share it, else a GET.
 // A kind the identity may not list is a problem for that kind; the rest goes on.
-import { describeKey, keyString, objectKey } from "../model/object-key.ts";
+import { keyString, objectKey } from "../model/object-key.ts";
+import { objectLabel } from "../model/object-label.ts";
 import type { DesiredObject, KubeObject, ScanProblem } from "../model/types.ts";
 import type { ApiResource, ResourceIndex } from "./discovery.ts";
 import { KubeApiError } from "./errors.ts";
@@ -152,7 +153,12 @@ export async function resolveDesired(params: {
     } catch (error) {
       if (!forbidden(error)) throw error;
       state.problems.push(
-        problem(resource, error, `cannot read ${describeKey(objectKey(batch[0]!.d.object))}`, namespace),
+        problem(
+          resource,
+          error,
+          `cannot read ${objectLabel(objectKey(batch[0]!.d.object), { spelling: "group" })}`,
+          namespace,
+        ),
       );
       for (const { d } of batch) state.unknown.add(desiredKey(d.object));
     }

@@ -1,14 +1,29 @@
-// The records a revert yields, one per object, in fluxcd ssa's ChangeSet style:
-// a closed set of actions that the renderers and the exit code only consume.
-// A dry run yields the same records as the real run would.
+// The one vocabulary of what applying Git does to an object, in fluxcd ssa's
+// ChangeSet style: a closed set of actions that revert, heal, prune and
+// preview records carry, and that the renderers and the exit code only consume.
+// A dry run (and a preview) yields the same actions as the real run would.
+// The scan's findings (ResourceStatus) say what is; applyAction says what the
+// apply makes of each. Where a contract spells an action otherwise (the
+// preview's create/change/delete), the spelling is derived from these in
+// preview-report.ts. README "Architecture" has the table.
 
 import type { Health } from "./health.ts";
-import type { ScanProblem } from "./types.ts";
+import type { DeclaredStatus, ScanProblem } from "./types.ts";
 
-/** What happened to an object (or would, in a dry run). `failed`: the API server refused it. */
+/**
+ * What happened to an object (or would). created, configured, unchanged: an apply of a declared object;
+ * deleted: a prune; skipped: left alone on purpose (a prune guard, an object not compared); failed: the API server refused it.
+ */
 export type Action = "created" | "configured" | "unchanged" | "deleted" | "skipped" | "failed";
 
 export const actions: readonly Action[] = ["created", "configured", "unchanged", "deleted", "skipped", "failed"];
+
+/** What applying Git does to a declared object, by what the scan found of it (an orphan goes to prune: deleted or skipped). */
+export const applyAction = {
+  "in-sync": "unchanged",
+  drifted: "configured",
+  missing: "created",
+} as const satisfies Record<DeclaredStatus, Action>;
 
 /** Why prune left an orphan alone, as a code for machines beside the reason for people. */
 export type PruneGuard =

@@ -1,5 +1,6 @@
 // The identity of an object, as gitops-engine pairs desired and live: group,
 // kind, namespace, name, and no version (apps/v1 and apps/v1beta2 are one object).
+import type { ObjectRef } from "./object-label.ts";
 import type { KubeObject, ObjectKey } from "./types.ts";
 
 /** The API group of an apiVersion: "apps" for "apps/v1", "" for the core "v1". */
@@ -18,6 +19,11 @@ export function objectKey(obj: KubeObject): ObjectKey {
   };
 }
 
+/** The key of what a record or report names (its apiVersion, kind, namespace and name). */
+export function refKey(ref: ObjectRef): ObjectKey {
+  return { group: groupOf(ref.apiVersion), kind: ref.kind, namespace: ref.namespace ?? "", name: ref.name };
+}
+
 /**
  * A key as one string for maps and sets: `group/kind/namespace/name`, every part always present, so the core
  * group and cluster scope leave empty parts: `apps/Deployment/shop/web`, `/ConfigMap/shop/app`, `rbac.authorization.k8s.io/ClusterRole//admin`.
@@ -25,10 +31,4 @@ export function objectKey(obj: KubeObject): ObjectKey {
  */
 export function keyString(key: ObjectKey): string {
   return `${key.group}/${key.kind}/${key.namespace}/${key.name}`;
-}
-
-/** A key for people: `apps/Deployment shop/web`, `ConfigMap shop/app`, `rbac.authorization.k8s.io/ClusterRole admin`. */
-export function describeKey(key: ObjectKey): string {
-  const kind = key.group ? `${key.group}/${key.kind}` : key.kind;
-  return `${kind} ${key.namespace ? `${key.namespace}/${key.name}` : key.name}`;
 }

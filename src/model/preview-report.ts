@@ -1,14 +1,42 @@
 // What merging a pull request would do to one target's live cluster: the
 // result of `undrift preview` and of the app's preview comment. Built by
-// previewTarget (src/preview/preview-target.ts) from two scans of the same
+// previewTarget (src/stages/preview/preview-target.ts) from two scans of the same
 // cluster, head and base, and consumed only by the renderers (src/report/preview).
 // Values are masked as in every drift report: a Secret's data never appears.
 
-import type { PruneGuard } from "./change-set.ts";
-import type { Change, DriftReport, KubeObject, ScanProblem, Source } from "./types.ts";
+import { type Action, applyAction, type ObjectRecord, type PruneGuard } from "./change-set.ts";
+import type { Change, DeclaredStatus, DriftReport, KubeObject, ScanProblem, Source } from "./types.ts";
 
-/** What applying head would do to a declared object. */
-export type PreviewAction = "create" | "change" | "unchanged";
+/**
+ * The preview's words for the change-set's actions: its JSON contract, and the comment, check run and
+ * terminal that show it, say `create`, `change`, `unchanged` and `delete`. The one place they are spelled.
+ */
+export const previewWord = {
+  created: "create",
+  configured: "change",
+  unchanged: "unchanged",
+  deleted: "delete",
+} as const satisfies Partial<Record<Action, string>>;
+
+/** What applying head would do to a declared object: applyAction in the preview's words. */
+export type PreviewAction = (typeof previewWord)[(typeof applyAction)[DeclaredStatus]];
+
+/** The preview's word for what applying head does to a declared object the head scan found so. */
+export function previewAction(status: DeclaredStatus): PreviewAction {
+  return previewWord[applyAction[status]];
+}
+
+const findingOfAction = Object.fromEntries(
+  (Object.entries(applyAction) as Array<[DeclaredStatus, keyof typeof previewWord]>).map(([status, action]) => [
+    previewWord[action],
+    status,
+  ]),
+) as Record<PreviewAction, DeclaredStatus>;
+
+/** The scan's finding behind a preview's word (a create is the drift report's missing: no live side). */
+export function previewFinding(action: PreviewAction): DeclaredStatus {
+  return findingOfAction[action];
+}
 
 /** One object head declares, and what the apply would do to it. */
 export interface PreviewResource {
@@ -29,13 +57,31 @@ export interface PreviewResource {
 }
 
 /**
- * What the merge does to a live object of the target's tracking set that head no longer declares:
- *   delete:  prune is true and every guard passes;
+ * The preview's words for a prune's skipped action, by the guard that held the orphan back:
  *   orphan:  left running, untracked (prune false or preview for the target or a rule);
- *   keep:    left running because it opts out (its annotation or label), or the target still uses it;
+ *   keep:    left running because it opts out (its annotation or label), is not tracked, or the target still uses it;
  *   refused: prune is true but a guard stops it (an empty render, over maxPrunePercent, a Namespace or CRD).
  */
-export type PruneAction = "delete" | "orphan" | "keep" | "refused";
+export const pruneSkipWord = {
+  "not-requested": "orphan",
+  untracked: "keep",
+  "opted-out": "keep",
+  "in-use": "keep",
+  "empty-render": "refused",
+  "skipped-documents": "refused",
+  selector: "refused",
+  kind: "refused",
+  "max-percent": "refused",
+} as const satisfies Record<PruneGuard, string>;
+
+/** What the merge does to a live object of the target's tracking set that head no longer declares (delete: prune is true and every guard passes). */
+export type PruneAction = (typeof previewWord)["deleted"] | (typeof pruneSkipWord)[PruneGuard];
+
+/** A prune record (deleted, or skipped with its guard) in the preview's words; a skip that names no guard is refused. */
+export function pruneAction(record: Pick<ObjectRecord, "action" | "guard">): PruneAction {
+  if (record.action === "deleted") return previewWord.deleted;
+  return record.guard ? pruneSkipWord[record.guard] : "refused";
+}
 
 export interface PrunePreview {
   apiVersion: string;

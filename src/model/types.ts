@@ -54,7 +54,14 @@ export interface ObjectKey {
   name: string;
 }
 
+/** What a scan finds of an object: DESIGN.md's words, and the JSON report's `status`. */
 export type ResourceStatus = "in-sync" | "drifted" | "missing" | "orphaned";
+
+/** The findings that are drift: what codify edits Git for, and what a revert record lists. */
+export type DriftStatus = Exclude<ResourceStatus, "in-sync">;
+
+/** The findings of an object Git declares: what an apply acts on (an orphan is prune's). */
+export type DeclaredStatus = Exclude<ResourceStatus, "orphaned">;
 
 /** One field that differs. `desired`/`live` are absent where that side does not set the field. */
 export interface Change {

@@ -6,7 +6,7 @@
 // decides by the target's `prune` and every guard. Anything else is held back with why.
 
 import { fingerprint } from "../drift/fingerprint.ts";
-import { groupOf } from "../model/object-key.ts";
+import { keyString, refKey } from "../model/object-key.ts";
 import type { DriftReport } from "../model/types.ts";
 import { type RevertRecord, type RevertRecordObject, revertRecord } from "./revert/revert-record.ts";
 
@@ -31,7 +31,7 @@ export interface ApprovedDrift {
 
 /** The key planRevert's objects are matched by (keyString of objectKey). */
 export function recordKey(o: Pick<RevertRecordObject, "apiVersion" | "kind" | "namespace" | "name">): string {
-  return `${groupOf(o.apiVersion)}/${o.kind}/${o.namespace ?? ""}/${o.name}`;
+  return keyString(refKey(o));
 }
 
 export function approvedDrift(params: { record: RevertRecord; report: DriftReport; cluster: string }): ApprovedDrift {

@@ -8,9 +8,9 @@
 // gets its scan back as it was.
 import { ruleMatches } from "../config/rule-matches.ts";
 import type { Mode, TargetConfig } from "../config/schema.ts";
-import type { Pairing } from "../drift/build-report.ts";
+import { findingOf, type Pairing } from "../drift/build-report.ts";
 import { summarize } from "../drift/summarize.ts";
-import { groupOf, keyString, objectKey } from "../model/object-key.ts";
+import { keyString, objectKey, refKey } from "../model/object-key.ts";
 import { objectLabel } from "../model/object-label.ts";
 import type { DriftReport, KubeObject, ResourceReport } from "../model/types.ts";
 
@@ -50,8 +50,7 @@ export function modeShares<S extends ShareableScan>(scan: S): ModeShare<S>[] {
     const object = (p.desired?.object ?? p.live)!;
     modeOf.set(keyString(objectKey(object)), objectRuleMode(target, [p.desired?.object, p.live]));
   }
-  const keyOf = (r: ResourceReport) =>
-    keyString({ group: groupOf(r.apiVersion), kind: r.kind, namespace: r.namespace ?? "", name: r.name });
+  const keyOf = (r: ResourceReport) => keyString(refKey(r));
   const used = new Set<Mode>([target.mode, ...target.rules.flatMap((r) => (r.mode ? [r.mode] : []))]);
   const modes = [target.mode, ...MODES.filter((m) => m !== target.mode && used.has(m))];
   const drifting = scan.report.resources.filter((r) => r.status !== "in-sync");
@@ -87,5 +86,5 @@ function cutReport(report: DriftReport, resources: ResourceReport[]): DriftRepor
 }
 
 function isInSync(p: Pairing): boolean {
-  return p.desired !== undefined && p.comparison !== undefined && p.comparison.changes.length === 0;
+  return findingOf(p) === "in-sync";
 }

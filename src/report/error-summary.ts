@@ -3,6 +3,8 @@
 // already masks Secret values; this catches what a library put in a message
 // (a token in a URL, an Authorization header echoed back, a kubeconfig's password).
 
+import { oneLine } from "../model/one-line.ts";
+
 const CREDENTIALS: ReadonlyArray<[RegExp, string]> = [
   // GitHub tokens: ghp_, gho_, ghu_, ghs_, ghr_, github_pat_.
   [/\b(gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})/g, "***"],
@@ -20,6 +22,5 @@ const CREDENTIALS: ReadonlyArray<[RegExp, string]> = [
 export function errorSummary(error: unknown, max = 1000): string {
   let text = error instanceof Error ? error.message : String(error);
   for (const [pattern, replacement] of CREDENTIALS) text = text.replace(pattern, replacement);
-  text = text.replace(/\s*\n\s*/g, " ").trim();
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return oneLine(text, { fold: "breaks", max });
 }

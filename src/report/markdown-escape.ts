@@ -1,6 +1,8 @@
 // Markdown from cluster data: names, values and messages are not ours, so they
 // must not break a table, open a fence, mention someone or inject HTML.
 
+import { clip, oneLine } from "../model/one-line.ts";
+
 const CELL_MAX = 200;
 
 /** Plain text on one line with markdown/HTML punctuation backslash-escaped (incl. `@` and `#`, so nobody is pinged or linked). */
@@ -34,16 +36,6 @@ export function escapeHtml(text: string, max = CELL_MAX): string {
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;");
-}
-
-/** `text` cut to `max` characters, with an ellipsis when cut. */
-export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-function oneLine(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
 }
 
 function longestRun(text: string, char: string): number {

@@ -1,9 +1,10 @@
 // The top of a GitHub comment: the verdict, the counts, what could not be
 // compared, and one table row per object that needs a look.
 
-import { objectName, problemLabel, sourceLabel } from "../model/object-label.ts";
+import { objectLabel, objectName, sourceLabel } from "../model/object-label.ts";
+import { clip } from "../model/one-line.ts";
 import type { DriftReport, ResourceReport } from "../model/types.ts";
-import { clip, codeSpan, escapeText } from "./markdown-escape.ts";
+import { codeSpan, escapeText } from "./markdown-escape.ts";
 import { chunk, tableBlocks } from "./split-parts.ts";
 import { hasDrift, plural } from "./summary-line.ts";
 
@@ -41,7 +42,9 @@ export function markdownOverview(report: DriftReport, budget: number): string[] 
 function problemBlocks(report: DriftReport, budget: number): string[] {
   if (report.problems.length === 0) return [];
   const title = `**Could not compare** (${report.problems.length}):`;
-  const lines = report.problems.map((p) => `- ${codeSpan(problemLabel(p))}: ${escapeText(p.message, 500)}`);
+  const lines = report.problems.map(
+    (p) => `- ${codeSpan(objectLabel(p, { spelling: "resource" }))}: ${escapeText(p.message, 500)}`,
+  );
   return chunk(lines, budget - title.length - 2).map((slice) => `${title}\n\n${slice.join("\n")}`);
 }
 

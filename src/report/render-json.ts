@@ -1,6 +1,7 @@
 // `--output json`: exactly the shape DESIGN.md documents, for scripts and CI.
 // Fields are copied one by one, so the live and would-be objects (and anything
 // else the engine adds later) never leak into a contract that others parse.
+import type { ObjectRef } from "../model/object-label.ts";
 import type { Change, DriftReport, ResourceReport, ScanProblem } from "../model/types.ts";
 
 /** The report as pretty-printed JSON (2 spaces), ending with a newline. */
@@ -26,14 +27,16 @@ export function renderJson(report: DriftReport): string {
 
 function resourceJson(resource: ResourceReport) {
   return {
-    apiVersion: resource.apiVersion,
-    kind: resource.kind,
-    namespace: resource.namespace,
-    name: resource.name,
+    ...refJson(resource),
     status: resource.status,
     source: resource.source && { file: resource.source.file, document: resource.source.document },
     changes: resource.changes.map(changeJson),
   };
+}
+
+/** Which object, first in every object's JSON (scan, preview, codify): apiVersion, kind, namespace (none when cluster-scoped), name. */
+export function refJson(ref: ObjectRef) {
+  return { apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace, name: ref.name };
 }
 
 /** One field change in the contract's shape; the preview's JSON uses it too. */

@@ -1,7 +1,8 @@
 // The terminal report of `undrift scan`, read like `kubectl diff`: a summary
 // line, then per object a header, the YAML diff and who changed which field.
 import { styleText } from "node:util";
-import { objectLabel, problemLabel, sourceLabel } from "../model/object-label.ts";
+import { objectLabel, sourceLabel } from "../model/object-label.ts";
+import { oneLine } from "../model/one-line.ts";
 import type { DriftReport, ResourceReport } from "../model/types.ts";
 import { describeChange } from "./describe-change.ts";
 import { summaryLine } from "./summary-line.ts";
@@ -26,7 +27,7 @@ export function renderText(report: DriftReport, options: RenderTextOptions): str
   if (report.problems.length > 0) {
     sections.push([
       paint("bold", "problems:"),
-      ...report.problems.map((p) => `! ${oneLine(problemLabel(p))}: ${oneLine(p.message)}`),
+      ...report.problems.map((p) => `! ${oneLine(objectLabel(p, { spelling: "resource" }))}: ${oneLine(p.message)}`),
     ]);
   }
   return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
@@ -46,14 +47,4 @@ function paintDiffLine(line: string, paint: (style: Style, text: string) => stri
   if (line.startsWith("-")) return paint("red", line);
   if (line.startsWith("+")) return paint("green", line);
   return line;
-}
-
-/**
- * Control characters out of text that comes from the cluster (messages, paths),
- * so it cannot move the cursor or recolour the terminal. The YAML in diffs
- * needs no such care: the stringifier escapes control characters itself.
- */
-function oneLine(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
 }

@@ -3,6 +3,7 @@
 // reads, for the default prefix. Lists are cut to the stream's bounds, since
 // a scan of thousands of objects must still leave its entry.
 
+import { clip } from "../model/one-line.ts";
 import type { UndriftQueues } from "../queue/create-queues.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { type AuditEntryInput, appendAudit } from "./audit-log.ts";
@@ -18,7 +19,7 @@ export async function recordAudit(params: {
   const { entry } = params;
   const bounded: AuditEntryInput = {
     ...entry,
-    outcome: oneLine(entry.outcome, 500),
+    outcome: boundedLine(entry.outcome, 500),
     ...(entry.objects ? { objects: bound(entry.objects) } : {}),
     ...(entry.fields ? { fields: bound(entry.fields) } : {}),
     ...(entry.managers ? { managers: bound(entry.managers) } : {}),
@@ -32,10 +33,13 @@ export async function recordAudit(params: {
 }
 
 function bound(items: readonly string[]): string[] {
-  return items.slice(0, MAX_ITEMS).map((item) => oneLine(item, MAX_ITEM));
+  return items.slice(0, MAX_ITEMS).map((item) => boundedLine(item, MAX_ITEM));
 }
 
-function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s*[\r\n]+\s*/g, " ");
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+/**
+ * One line, cut to `max`. Not model's oneLine: an entry keeps its own ends and folds a lone carriage
+ * return too, as the stream always has, so entries written before and after read alike.
+ */
+function boundedLine(text: string, max: number): string {
+  return clip(text.replace(/\s*[\r\n]+\s*/g, " "), max);
 }

@@ -3,9 +3,9 @@
 // resourceVersion stays), and orphans go to prune. Desired objects come out in
 // dependency order (stable within a stage, so render order breaks ties).
 
-import type { Pairing } from "../../drift/build-report.ts";
+import { findingOf, type Pairing } from "../../drift/build-report.ts";
 import { keyString, objectKey } from "../../model/object-key.ts";
-import type { DesiredObject, KubeObject } from "../../model/types.ts";
+import type { DeclaredStatus, DesiredObject, KubeObject } from "../../model/types.ts";
 import { type ApplyStage, applyStage } from "./apply-stage.ts";
 
 export interface PlannedObject {
@@ -13,7 +13,7 @@ export interface PlannedObject {
   /** The live object as the scan read it. */
   live?: KubeObject;
   /** `not-compared`: the scan could not read it (its problems say why), so it is not applied blind. */
-  status: "missing" | "drifted" | "in-sync" | "not-compared";
+  status: DeclaredStatus | "not-compared";
   /** JSON pointers of the drifted fields. */
   changes: string[];
   stage: ApplyStage;
@@ -35,9 +35,10 @@ export function planRevert(params: { desired: DesiredObject[]; pairings: Pairing
     const stage = applyStage(desired.object);
     const pairing = byKey.get(keyString(objectKey(desired.object)));
     if (!pairing) return { desired, status: "not-compared", changes: [], stage };
-    if (!pairing.live) return { desired, status: "missing", changes: [], stage };
+    const status = findingOf(pairing) as DeclaredStatus; // paired by a desired object's key: never orphaned
+    if (status === "missing") return { desired, status, changes: [], stage };
     const changes = (pairing.comparison?.changes ?? []).map((c) => c.path);
-    return { desired, live: pairing.live, status: changes.length > 0 ? "drifted" : "in-sync", changes, stage };
+    return { desired, live: pairing.live, status, changes, stage };
   });
   const ordered = objects.map((o, order) => ({ o, order })).sort((a, b) => a.o.stage - b.o.stage || a.order - b.order);
   return { objects: ordered.map(({ o }) => o), orphans };

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { parseYamlConfig } from "../../config/parse-yaml-config.ts";
 import { fingerprint } from "../../drift/fingerprint.ts";
 import { isSecret, maskSecretChange } from "../../drift/mask.ts";
-import type { Change, DriftReport, ResourceReport } from "../../model/types.ts";
+import type { Change, DriftReport, DriftStatus, ResourceReport } from "../../model/types.ts";
 
 const changeSchema = z.strictObject({
   path: z.string().startsWith("/").describe("JSON pointer into the object."),
@@ -23,7 +23,7 @@ const objectSchema = z.strictObject({
   kind: z.string().min(1),
   namespace: z.string().optional(),
   name: z.string().min(1),
-  status: z.enum(["drifted", "missing", "orphaned"]),
+  status: z.enum(["drifted", "missing", "orphaned"] as const satisfies readonly DriftStatus[]),
   fingerprint: z.string().min(1).describe("This object's drift alone, as the scan fingerprints it."),
   changes: z.array(changeSchema),
 });
@@ -83,7 +83,7 @@ function recordObject(resource: ResourceReport): RevertRecordObject {
     kind: resource.kind,
     ...(resource.namespace ? { namespace: resource.namespace } : {}),
     name: resource.name,
-    status: resource.status as RevertRecordObject["status"],
+    status: resource.status as DriftStatus, // the record leaves in-sync objects out
     fingerprint: fingerprint([resource]),
     changes: changes.map(recordChange),
   };

@@ -3,8 +3,7 @@
 // it codified and, for every other drifted object, why not.
 
 import type { ObjectRef } from "../../model/object-label.ts";
-import type { ScanProblem } from "../../model/types.ts";
-import type { CodifyStatus } from "./object-plan.ts";
+import type { DriftStatus, ScanProblem } from "../../model/types.ts";
 
 /** One file codify changes: no `before` when it adds the file, no `after` when it removes it. */
 export interface FileChange {
@@ -15,7 +14,7 @@ export interface FileChange {
 
 export interface CodifiedObject extends ObjectRef {
   /** What was drift: a drifted object was edited, a missing one removed from Git, an orphan added. */
-  status: CodifyStatus;
+  status: DriftStatus;
   /** The file its edit went to (the first, when there are several). */
   file: string;
   files: string[];

@@ -2,10 +2,9 @@
 // patches, where each object is declared, and the route each drifted field takes.
 import type { Pairing } from "../../drift/build-report.ts";
 import type { FieldPath } from "../../drift/field-path.ts";
-import type { KubeObject } from "../../model/types.ts";
+import type { DriftStatus, KubeObject } from "../../model/types.ts";
 import type { CodifyContext } from "./codify-context.ts";
 import type { FieldEdit } from "./drift-edits.ts";
-import type { CodifyStatus } from "./object-plan.ts";
 import type { PatchDocument } from "./patch-documents.ts";
 import type { Kustomization } from "./read-kustomization.ts";
 import type { AssumedDefault } from "./strip-defaults.ts";
@@ -20,7 +19,7 @@ export interface KustomizeContext {
 
 export interface PlanItem {
   pairing: Pairing;
-  status: CodifyStatus;
+  status: DriftStatus;
 }
 
 /** images: or replicas: entry, an overlay patch that sets the field, the source document, or a patch of our own. */

@@ -4,6 +4,7 @@
 import type { Pairing } from "../../drift/build-report.ts";
 import type { FieldPath } from "../../drift/field-path.ts";
 import type { ObjectRef } from "../../model/object-label.ts";
+import type { DriftStatus } from "../../model/types.ts";
 import type { AssumedDefault } from "./strip-defaults.ts";
 
 export type FileOp =
@@ -14,13 +15,12 @@ export type FileOp =
   /** Creates a file unless it already exists (then later ops edit it). */
   | { kind: "create-file"; file: string; text: string };
 
-export type CodifyStatus = "drifted" | "missing" | "orphaned";
-
 export interface ObjectPlan {
   /** The object's key string (group/kind/namespace/name). */
   id: string;
   ref: ObjectRef;
-  status: CodifyStatus;
+  /** The scan's finding: a drifted object is edited, a missing one removed from Git, an orphan added. */
+  status: DriftStatus;
   pairing: Pairing;
   ops: FileOp[];
   /** Said with a failed proof, when the place chosen makes one likely (a generated object, say). */

@@ -2,9 +2,10 @@
 
 import type { Pairing } from "../../drift/build-report.ts";
 import { keyString, objectKey } from "../../model/object-key.ts";
-import type { CodifyStatus, ObjectPlan } from "./object-plan.ts";
+import type { DriftStatus } from "../../model/types.ts";
+import type { ObjectPlan } from "./object-plan.ts";
 
-export function planBase(pairing: Pairing, status: CodifyStatus): Omit<ObjectPlan, "ops"> {
+export function planBase(pairing: Pairing, status: DriftStatus): Omit<ObjectPlan, "ops"> {
   const object = (pairing.desired?.object ?? pairing.live)!;
   const { apiVersion, kind } = object;
   const { name, namespace } = object.metadata;

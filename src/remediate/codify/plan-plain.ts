@@ -3,19 +3,20 @@
 
 import type { Pairing } from "../../drift/build-report.ts";
 import { groupOf } from "../../model/object-key.ts";
+import type { DriftStatus } from "../../model/types.ts";
 import { type CodifyContext, isTaken } from "./codify-context.ts";
 import { driftEdits } from "./drift-edits.ts";
 import { manifestText } from "./manifest-text.ts";
 import { newFileName } from "./new-file-name.ts";
 import { objectInDocument } from "./object-in-document.ts";
-import type { CodifyStatus, ObjectPlan, Refusal } from "./object-plan.ts";
+import type { ObjectPlan, Refusal } from "./object-plan.ts";
 import { orphanManifest } from "./orphan-manifest.ts";
 import { planBase } from "./plan-base.ts";
 import { readDocument } from "./read-document.ts";
 
 export async function planPlain(params: {
   pairing: Pairing;
-  status: CodifyStatus;
+  status: DriftStatus;
   context: CodifyContext;
 }): Promise<ObjectPlan | Refusal> {
   const { pairing, status, context } = params;

@@ -3,6 +3,7 @@
 // When the edited target does not render, or an edit changes an object no
 // plan meant to touch, the culprit is found by adding plans one at a time.
 import type { ComparePolicy } from "../../drift/compare-object.ts";
+import { oneLine } from "../../model/one-line.ts";
 import type { DesiredObject } from "../../model/types.ts";
 import { applyPlans, type FileTexts } from "./apply-plans.ts";
 import { judgeRender } from "./judge-render.ts";
@@ -83,7 +84,7 @@ async function renderAndJudge(params: ProveParams, plans: ObjectPlan[], files: F
     rendered = await params.trial.render(files);
   } catch (error) {
     if (!isRenderFailure(error)) throw error;
-    return { error: (error as Error).message.replace(/\s*\n\s*/g, " ").trim() };
+    return { error: oneLine((error as Error).message, { fold: "breaks" }) };
   }
   return judgeRender({ plans, rendered, original: params.original, policy: params.policy });
 }

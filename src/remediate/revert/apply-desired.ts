@@ -7,7 +7,7 @@ import { applyObject } from "../../live/apply-object.ts";
 import type { ApiResource } from "../../live/discovery.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import { patchManagedFields } from "../../live/patch-managed-fields.ts";
-import type { ObjectRecord } from "../../model/change-set.ts";
+import { applyAction, type ObjectRecord } from "../../model/change-set.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
 import type { PlannedObject } from "../../plan/revert/plan-revert.ts";
@@ -40,7 +40,7 @@ export async function applyDesired(params: {
   let object = planned.desired.object;
   const record: ObjectRecord = {
     ...refOf(object),
-    action: planned.status === "missing" ? "created" : "configured",
+    action: planned.status === "missing" ? applyAction.missing : applyAction.drifted,
     ...(planned.changes.length > 0 ? { changes: planned.changes } : {}),
   };
   const fail = (reason: string, extra: Partial<ObjectRecord> = {}): AppliedObject => ({

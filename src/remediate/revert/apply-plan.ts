@@ -11,7 +11,7 @@ import type { IgnoreRule, Jq } from "../../drift/ignore-rules.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import { mapLimit } from "../../live/map-limit.ts";
-import type { ObjectRecord, WaitMode } from "../../model/change-set.ts";
+import { applyAction, type ObjectRecord, type WaitMode } from "../../model/change-set.ts";
 import { groupOf } from "../../model/object-key.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
@@ -47,7 +47,7 @@ export async function applyPlan(params: {
   const step = async (planned: PlannedObject): Promise<AppliedEntry> => {
     const object = planned.desired.object;
     const ref = refOf(object);
-    if (planned.status === "in-sync") return { planned, record: { ...ref, action: "unchanged" } };
+    if (planned.status === "in-sync") return { planned, record: { ...ref, action: applyAction["in-sync"] } };
     if (planned.status === "not-compared") {
       const reason = "not compared by the scan (see its problems), so not applied unseen";
       return { planned, record: { ...ref, action: "skipped", reason } };
@@ -111,7 +111,7 @@ function unserved(planned: PlannedObject, crd: AppliedEntry | undefined, dryRun:
     crd.record.action === "created" || crd.record.action === "configured" || crd.record.action === "unchanged";
   if (dryRun && crdOk) {
     const reason = `not checked by the server: ${object.kind} is served only once CustomResourceDefinition ${name} is applied`;
-    return { ...ref, action: planned.status === "missing" ? "created" : "configured", reason };
+    return { ...ref, action: planned.status === "missing" ? applyAction.missing : applyAction.drifted, reason };
   }
   const why = !crdOk
     ? `was ${crd.record.action === "failed" ? "not applied" : "skipped"}`

@@ -2,7 +2,7 @@
 // changed what, when), and every object it could not codify with why. The
 // hidden marker with the drift fingerprint is added by ensureDriftPr.
 
-import { objectLabel, problemLabel } from "../../model/object-label.ts";
+import { objectLabel } from "../../model/object-label.ts";
 import type { DriftReport } from "../../model/types.ts";
 import type { CodifyResult } from "../../remediate/codify/codify-result.ts";
 import { renderMarkdown } from "../render-markdown.ts";
@@ -32,7 +32,7 @@ export function codifyPrBody(params: { report: DriftReport; codify: CodifyResult
       [
         "**Not compared, so not codified:**",
         "",
-        ...codify.problems.map((p) => `- \`${problemLabel(p)}\`: ${p.message}`),
+        ...codify.problems.map((p) => `- \`${objectLabel(p, { spelling: "resource" })}\`: ${p.message}`),
       ].join("\n"),
     );
   }

@@ -3,7 +3,7 @@
 // report. The hidden marker with the drift fingerprint is added by ensureDriftPr.
 
 import { objectLabel } from "../../model/object-label.ts";
-import type { DriftReport } from "../../model/types.ts";
+import type { DriftReport, DriftStatus } from "../../model/types.ts";
 import type { RevertRecord } from "../../plan/revert/revert-record.ts";
 import { renderMarkdown } from "../render-markdown.ts";
 
@@ -15,7 +15,7 @@ const VERBS = {
   drifted: "re-apply Git's fields",
   missing: "create it from Git",
   orphaned: "prune it if the target's `prune` is true and no prune guard holds it back",
-} as const;
+} as const satisfies Record<DriftStatus, string>;
 
 export function revertPrBody(params: { report: DriftReport; record: RevertRecord; file: string }): string {
   const { report, record } = params;

@@ -2,7 +2,8 @@
 // (or, with --dry-run, their diff first), what was codified where, and every
 // object left as it was with why.
 
-import { objectLabel, problemLabel } from "../../model/object-label.ts";
+import { objectLabel } from "../../model/object-label.ts";
+import type { DriftStatus } from "../../model/types.ts";
 import type { CodifyResult } from "../../remediate/codify/codify-result.ts";
 import { filesDiff } from "../../remediate/codify/files-diff.ts";
 
@@ -26,7 +27,10 @@ export function renderCodifyText(result: CodifyResult, options: { dryRun: boolea
     );
   }
   if (codified.length > 0) {
-    const done = { drifted: "edited", missing: "removed from", orphaned: "added as" } as const;
+    const done = { drifted: "edited", missing: "removed from", orphaned: "added as" } as const satisfies Record<
+      DriftStatus,
+      string
+    >;
     sections.push(
       [`${verb}:`, ...codified.map((c) => `  ${objectLabel(c)}: ${done[c.status]} ${c.files.join(", ")}`)].join("\n"),
     );
@@ -38,7 +42,10 @@ export function renderCodifyText(result: CodifyResult, options: { dryRun: boolea
   }
   if (problems.length > 0) {
     sections.push(
-      ["not compared, so not codified:", ...problems.map((p) => `  ! ${problemLabel(p)}: ${p.message}`)].join("\n"),
+      [
+        "not compared, so not codified:",
+        ...problems.map((p) => `  ! ${objectLabel(p, { spelling: "resource" })}: ${p.message}`),
+      ].join("\n"),
     );
   }
   return `${sections.join("\n\n")}\n`;

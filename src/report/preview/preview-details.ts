@@ -4,7 +4,7 @@
 // the object's note. markdownDetails does the sizing, note included, so an
 // oversized object is cut inside its block and the fence and </details> survive.
 
-import type { PreviewResource } from "../../model/preview-report.ts";
+import { type PreviewResource, previewFinding } from "../../model/preview-report.ts";
 import type { ResourceReport } from "../../model/types.ts";
 import { markdownDetails } from "../markdown-details.ts";
 import { escapeText } from "../markdown-escape.ts";
@@ -14,7 +14,7 @@ const NOTE_MAX = 500;
 /** `<details>` for one created or changed object, at most `budget` characters. */
 export function previewDetails(resource: PreviewResource, budget: number): string {
   // A create is the drift report's "missing" (no live side, the diff is all added); a change is "drifted".
-  const status = resource.action === "create" ? "missing" : "drifted";
+  const status = previewFinding(resource.action);
   const note = resource.note ? `*${escapeText(resource.note, NOTE_MAX)}*` : undefined;
   return markdownDetails(asResourceReport(resource, status), budget, {
     label: resource.action,

@@ -5,7 +5,7 @@
 // create it (its defaults included, Secret values masked), since the whole
 // object is the change. The drift is the scan's own JSON shape.
 import type { PreviewReport, PreviewResource, PrunePreview } from "../../model/preview-report.ts";
-import { changeJson, problemJson, renderJson } from "../render-json.ts";
+import { changeJson, problemJson, refJson, renderJson } from "../render-json.ts";
 
 /** The preview as pretty-printed JSON (2 spaces), ending with a newline. */
 export function renderPreviewJson(report: PreviewReport): string {
@@ -32,10 +32,7 @@ export function renderPreviewJson(report: PreviewReport): string {
 
 function resourceJson(resource: PreviewResource) {
   return {
-    apiVersion: resource.apiVersion,
-    kind: resource.kind,
-    namespace: resource.namespace,
-    name: resource.name,
+    ...refJson(resource),
     action: resource.action,
     source: resource.source && { file: resource.source.file, document: resource.source.document },
     changes: resource.changes.map(changeJson),
@@ -46,10 +43,7 @@ function resourceJson(resource: PreviewResource) {
 
 function pruneJson(entry: PrunePreview) {
   return {
-    apiVersion: entry.apiVersion,
-    kind: entry.kind,
-    namespace: entry.namespace,
-    name: entry.name,
+    ...refJson(entry),
     action: entry.action,
     reason: entry.reason,
     guard: entry.guard,

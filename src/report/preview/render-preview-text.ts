@@ -3,9 +3,14 @@
 // fields (head's value against the cluster's) and the YAML diff, the prune
 // with each action and reason, the drift the cluster has now, and problems.
 import { styleText } from "node:util";
-import { objectLabel, problemLabel, sourceLabel } from "../../model/object-label.ts";
-import type { PreviewReport, PreviewResource, PrunePreview } from "../../model/preview-report.ts";
-import { clip } from "../markdown-escape.ts";
+import { objectLabel, sourceLabel } from "../../model/object-label.ts";
+import { clip, oneLine } from "../../model/one-line.ts";
+import {
+  type PreviewReport,
+  type PreviewResource,
+  type PrunePreview,
+  previewFinding,
+} from "../../model/preview-report.ts";
 import { plural } from "../summary-line.ts";
 import { unifiedDiff } from "../unified-diff.ts";
 import { countsLine } from "./counts-line.ts";
@@ -21,6 +26,11 @@ type Style = Parameters<typeof styleText>[0];
 type Paint = (style: Style, text: string) => string;
 
 const VALUE_MAX = 200;
+
+const APPLY: Record<Exclude<PreviewResource["action"], "unchanged">, { mark: string; style: Style }> = {
+  create: { mark: "+ create", style: ["green", "bold"] },
+  change: { mark: "~ change", style: ["yellow", "bold"] },
+};
 
 const PRUNE: Record<PrunePreview["action"], { mark: string; style: Style }> = {
   delete: { mark: "- delete", style: "red" },
@@ -49,7 +59,7 @@ export function renderPreviewText(report: PreviewReport, options: RenderPreviewT
   if (report.problems.length > 0) {
     sections.push([
       paint("bold", "problems:"),
-      ...report.problems.map((p) => `! ${oneLine(problemLabel(p))}: ${oneLine(p.message)}`),
+      ...report.problems.map((p) => `! ${oneLine(objectLabel(p, { spelling: "resource" }))}: ${oneLine(p.message)}`),
     ]);
   }
   return `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`;
@@ -57,16 +67,13 @@ export function renderPreviewText(report: PreviewReport, options: RenderPreviewT
 
 function resourceLines(resource: PreviewResource, paint: Paint): string[] {
   const from = resource.source ? ` (${sourceLabel(resource.source)})` : "";
-  const head =
-    resource.action === "create"
-      ? paint(["green", "bold"], oneLine(`+ create: ${objectLabel(resource)}${from}`))
-      : paint(["yellow", "bold"], oneLine(`~ change: ${objectLabel(resource)}${from}`));
-  const lines = [head];
+  const { mark, style } = APPLY[resource.action === "create" ? "create" : "change"];
+  const lines = [paint(style, oneLine(`${mark}: ${objectLabel(resource)}${from}`))];
   if (resource.note) lines.push(`  note: ${oneLine(resource.note)}`);
   for (const change of resource.changes) {
     lines.push(`  ${oneLine(change.path)}: ${value(change.live)} → ${value(change.desired)}`);
   }
-  const diff = unifiedDiff({ ...resource, status: resource.action === "create" ? "missing" : "drifted" });
+  const diff = unifiedDiff({ ...resource, status: previewFinding(resource.action) });
   for (const line of diff) lines.push(paintDiffLine(line, paint));
   return lines;
 }
@@ -109,11 +116,8 @@ function paintDiffLine(line: string, paint: Paint): string {
 
 /** A multi-line message (a render error) with its lines kept but control characters out. */
 function safe(text: string): string {
-  return text.split("\n").map(oneLine).join("\n");
-}
-
-/** Control characters out of text from the cluster or the repository, so it cannot move the cursor or recolour the terminal. */
-function oneLine(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
+  return text
+    .split("\n")
+    .map((line) => oneLine(line))
+    .join("\n");
 }

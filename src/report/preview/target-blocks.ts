@@ -2,9 +2,10 @@
 // be previewed or pruned, what is already drifted, then one block per created
 // or changed object. Unchanged objects are only counted.
 
-import { problemLabel } from "../../model/object-label.ts";
+import { objectLabel } from "../../model/object-label.ts";
+import { clip } from "../../model/one-line.ts";
 import type { PreviewReport } from "../../model/preview-report.ts";
-import { clip, codeSpan, escapeText, fenceFor } from "../markdown-escape.ts";
+import { codeSpan, escapeText, fenceFor } from "../markdown-escape.ts";
 import { chunk } from "../split-parts.ts";
 import { countsLine } from "./counts-line.ts";
 import { driftNote } from "./drift-note.ts";
@@ -68,7 +69,9 @@ function headline(report: PreviewReport, budget: number): string {
 function problemBlocks(report: PreviewReport, budget: number): PreviewBlock[] {
   if (report.problems.length === 0) return [];
   const title = `**Could not compare** (${report.problems.length}):`;
-  const lines = report.problems.map((p) => `- ${codeSpan(problemLabel(p))}: ${escapeText(p.message, 500)}`);
+  const lines = report.problems.map(
+    (p) => `- ${codeSpan(objectLabel(p, { spelling: "resource" }))}: ${escapeText(p.message, 500)}`,
+  );
   return chunk(lines, budget - title.length - 2).map((slice) => ({
     render: () => `${title}\n\n${slice.join("\n")}`,
     rank: 1,

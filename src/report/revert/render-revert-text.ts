@@ -5,16 +5,17 @@
 import { actions, type ObjectRecord, type RevertResult } from "../../model/change-set.ts";
 import type { Health } from "../../model/health.ts";
 import { objectLabel } from "../../model/object-label.ts";
+import { oneLine } from "../../model/one-line.ts";
 
 const width = Math.max(...actions.map((a) => a.length)) + 2;
 
 /** The result as terminal text, ending with a newline. */
 export function renderRevertText(result: RevertResult): string {
-  const lines = [printable(summaryOf(result))];
+  const lines = [oneLine(summaryOf(result))];
   for (const record of result.resources) lines.push(...recordLines(record));
   if (result.problems.length > 0) {
     lines.push("", "problems:");
-    for (const p of result.problems) lines.push(`! ${printable(p.message)}`);
+    for (const p of result.problems) lines.push(`! ${oneLine(p.message)}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -41,16 +42,10 @@ function recordLines(record: ObjectRecord): string[] {
   if (health && (record.action !== "unchanged" || health.status !== "healthy")) {
     lines.push(`${indent}health: ${healthText(health)}`);
   }
-  return lines.map(printable);
+  return lines.map((line) => oneLine(line));
 }
 
 function healthText(health: Health): string {
   const status = health.status === "not-ready" ? "not ready" : health.status;
   return health.message ? `${status}: ${health.message}` : status;
-}
-
-// Text from the cluster (messages, names) must not move the cursor or recolour the terminal.
-function printable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
 }

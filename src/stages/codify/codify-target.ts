@@ -13,10 +13,10 @@ import { trackingLabel } from "../../config/tracking-label.ts";
 import type { Scope } from "../../desired/finalize-desired.ts";
 import type { Renderer } from "../../desired/render-target.ts";
 import { repoPath } from "../../desired/repo-path.ts";
-import type { Pairing } from "../../drift/build-report.ts";
+import { findingOf, type Pairing } from "../../drift/build-report.ts";
 import type { ComparePolicy } from "../../drift/compare-object.ts";
 import { isSecret } from "../../drift/mask.ts";
-import type { DesiredObject, ScanProblem } from "../../model/types.ts";
+import type { DesiredObject, DriftStatus, ScanProblem } from "../../model/types.ts";
 import type { CodifyContext } from "../../remediate/codify/codify-context.ts";
 import type {
   CodifiedObject,
@@ -25,7 +25,7 @@ import type {
   NotCodifiedObject,
 } from "../../remediate/codify/codify-result.ts";
 import { kustomizationFiles } from "../../remediate/codify/kustomization-files.ts";
-import type { CodifyStatus, ObjectPlan, Refusal } from "../../remediate/codify/object-plan.ts";
+import type { ObjectPlan, Refusal } from "../../remediate/codify/object-plan.ts";
 import { planBase } from "../../remediate/codify/plan-base.ts";
 import { planKustomize } from "../../remediate/codify/plan-kustomize.ts";
 import { planPlain } from "../../remediate/codify/plan-plain.ts";
@@ -84,7 +84,7 @@ export async function codifyScan(params: CodifyScanParams): Promise<CodifyResult
 
   // 2. What is not codified, whatever the plan would be.
   const outcomes = new Map<Pairing, ObjectPlan | Refusal>();
-  const todo: Array<{ pairing: Pairing; status: CodifyStatus }> = [];
+  const todo: Array<{ pairing: Pairing; status: DriftStatus }> = [];
   for (const pairing of params.pairings) {
     const status = statusOf(pairing);
     if (!status) continue;
@@ -158,9 +158,10 @@ function resultOf(params: {
   return { target: target.name, files: params.changes, codified, notCodified, problems };
 }
 
-function statusOf(pairing: Pairing): CodifyStatus | undefined {
-  if (pairing.desired && pairing.live) return (pairing.comparison?.changes.length ?? 0) > 0 ? "drifted" : undefined;
-  return pairing.desired ? "missing" : "orphaned";
+/** The pairing's finding when it is drift; in-sync objects are nothing to codify. */
+function statusOf(pairing: Pairing): DriftStatus | undefined {
+  const status = findingOf(pairing);
+  return status === "in-sync" ? undefined : status;
 }
 
 function changesOf(originals: ReadonlyMap<string, string | undefined>, files: ReadonlyMap<string, string | undefined>) {

@@ -7,8 +7,8 @@ import { isSecret, maskSecretPair, redactSecretValues } from "../../drift/mask.t
 import type { ClusterSession } from "../../live/cluster-session.ts";
 import { KubeApiError } from "../../live/errors.ts";
 import { mapLimit } from "../../live/map-limit.ts";
-import { groupOf, keyString, objectKey } from "../../model/object-key.ts";
-import type { PreviewResource } from "../../model/preview-report.ts";
+import { keyString, objectKey, refKey } from "../../model/object-key.ts";
+import { type PreviewResource, previewAction } from "../../model/preview-report.ts";
 import type { KubeObject, ResourceReport } from "../../model/types.ts";
 import type { ScanResult } from "../scan/scan-target.ts";
 
@@ -27,15 +27,15 @@ export async function previewResources(
   );
   return mapLimit(declared, 8, async (resource): Promise<PreviewResource> => {
     const base = identityOf(resource);
-    if (resource.status === "in-sync") return { ...base, action: "unchanged", changes: [] };
+    if (resource.status === "in-sync") return { ...base, action: previewAction("in-sync"), changes: [] };
     if (resource.status === "drifted") {
-      return { ...base, action: "change", changes: resource.changes, live: resource.live, wouldBe: resource.wouldBe };
+      const { changes, live, wouldBe } = resource;
+      return { ...base, action: previewAction("drifted"), changes, live, wouldBe };
     }
-    const desired = rendered.get(
-      keyString({ ...resource, group: groupOf(resource.apiVersion), namespace: resource.namespace ?? "" }),
-    );
+    const desired = rendered.get(keyString(refKey(resource)));
     const created = desired ? await dryRunCreate(scan, session, target, desired.object) : {};
-    return { ...base, action: "create", changes: [], wouldBe: created.wouldBe ?? resource.wouldBe, ...created.note };
+    const wouldBe = created.wouldBe ?? resource.wouldBe;
+    return { ...base, action: previewAction("missing"), changes: [], wouldBe, ...created.note };
   });
 }
 

@@ -3,7 +3,7 @@
 // guards), so "would be deleted" is what would really happen.
 import type { TargetConfig } from "../../config/schema.ts";
 import type { ObjectRecord } from "../../model/change-set.ts";
-import type { PrunePreview } from "../../model/preview-report.ts";
+import { type PrunePreview, pruneAction } from "../../model/preview-report.ts";
 import { refOf } from "../../model/ref-of.ts";
 import { planTargetPrune } from "../../plan/prune/plan-target-prune.ts";
 import type { ScanResult } from "../scan/scan-target.ts";
@@ -14,19 +14,14 @@ export function prunePreview(scan: ScanResult, target: TargetConfig): PrunePrevi
   const desired = scan.desired.map((d) => d.object);
   const plan = planTargetPrune({ orphans, desired, target, skippedDocuments: scan.skipped });
   return [
-    ...plan.deletions.map((o): PrunePreview => ({ ...refOf(o), action: "delete" })),
+    ...plan.deletions.map((o): PrunePreview => ({ ...refOf(o), action: pruneAction({ action: "deleted" }) })),
     ...plan.skipped.map(pruneEntry),
   ];
 }
 
 function pruneEntry(record: ObjectRecord): PrunePreview {
   const { apiVersion, kind, namespace, name, guard, reason } = record;
-  const action =
-    guard === "not-requested"
-      ? "orphan"
-      : guard === "opted-out" || guard === "in-use" || guard === "untracked"
-        ? "keep"
-        : "refused";
+  const action = pruneAction(record);
   return {
     apiVersion,
     kind,

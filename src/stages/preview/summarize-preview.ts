@@ -8,7 +8,8 @@ export function summarizePreview(
   prune: PrunePreview[],
   baseScan: ScanResult | undefined,
 ): PreviewSummary {
-  const count = <T extends { action: string }>(list: T[], action: string) =>
+  // The words are the preview's own (PreviewAction, PruneAction), so a misspelt one does not compile.
+  const count = <T extends { action: string }>(list: T[], action: T["action"]) =>
     list.filter((x) => x.action === action).length;
   const drift = baseScan?.report.summary;
   return {

@@ -12,7 +12,8 @@ import { isSecret, redactSecretValues } from "../../drift/mask.ts";
 import type { ClusterSession } from "../../live/cluster-session.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import { KubeApiError } from "../../live/errors.ts";
-import { describeKey, groupOf, objectKey } from "../../model/object-key.ts";
+import { groupOf, objectKey } from "../../model/object-key.ts";
+import { objectLabel } from "../../model/object-label.ts";
 import type { KubeObject, ScanProblem } from "../../model/types.ts";
 
 export async function confirmDrift(params: {
@@ -31,7 +32,10 @@ export async function confirmDrift(params: {
     compareObject({ desired, live: pairing.live!, wouldBe, defaulted, group: groupOf(desired.apiVersion), policy });
   const unconfirmed = (what: string, error: KubeApiError) => {
     const message = isSecret(desired) ? redactSecretValues(error.message, [desired]) : error.message;
-    params.problems.push({ ...objectKey(desired), message: `${describeKey(objectKey(desired))}: ${what}: ${message}` });
+    params.problems.push({
+      ...objectKey(desired),
+      message: `${objectLabel(objectKey(desired), { spelling: "group" })}: ${what}: ${message}`,
+    });
   };
   let dryRuns = 0;
   let wouldBe: KubeObject | undefined;

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { describeKey, groupOf, keyString, objectKey } from "../../../src/model/object-key.ts";
+import { groupOf, keyString, objectKey } from "../../../src/model/object-key.ts";
+import { objectLabel } from "../../../src/model/object-label.ts";
 
 describe("object keys", () => {
   it("keys an object by group, kind, namespace and name, without the version", () => {
     const key = objectKey({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "shop" } });
     expect(key).toEqual({ group: "apps", kind: "Deployment", namespace: "shop", name: "web" });
     expect(keyString(key)).toBe("apps/Deployment/shop/web");
-    expect(describeKey(key)).toBe("apps/Deployment shop/web");
+    expect(objectLabel(key, { spelling: "group" })).toBe("apps/Deployment shop/web");
   });
 
   it("leaves the core group and a cluster scope as empty parts, so every key string has four", () => {
@@ -18,8 +19,8 @@ describe("object keys", () => {
     });
     expect(keyString(configMap)).toBe("/ConfigMap/shop/app");
     expect(keyString(role)).toBe("rbac.authorization.k8s.io/ClusterRole//admin");
-    expect(describeKey(configMap)).toBe("ConfigMap shop/app");
-    expect(describeKey(role)).toBe("rbac.authorization.k8s.io/ClusterRole admin");
+    expect(objectLabel(configMap, { spelling: "group" })).toBe("ConfigMap shop/app");
+    expect(objectLabel(role, { spelling: "group" })).toBe("rbac.authorization.k8s.io/ClusterRole admin");
   });
 
   it("reads the group of an apiVersion", () => {

@@ -14,7 +14,7 @@ const isCollectionValue = (v: Json) => typeof v === "object" && v !== null;
 const isEmptyCollection = (v: Json) =>
   Array.isArray(v) ? v.length === 0 : isCollectionValue(v) && Object.keys(v as object).length === 0;
 
-export function insertEntry(params: {
+export interface InsertEntryParams {
   file: string;
   text: string;
   collection: YAMLMap | YAMLSeq;
@@ -25,7 +25,9 @@ export function insertEntry(params: {
   before?: number;
   layout: Layout;
   quoteAll?: boolean;
-}): string {
+}
+
+export function insertEntry(params: InsertEntryParams): string {
   const { text, collection } = params;
   if (collection.flow) return insertFlow(params);
   const count = collection.items.length;
@@ -83,15 +85,7 @@ function blockLines(params: {
   return scalar.block ? text.replace(/\r?\n$/, "").split(layout.lineBreak) : [text];
 }
 
-function insertFlow(params: {
-  text: string;
-  collection: YAMLMap | YAMLSeq;
-  name?: string;
-  value: Json;
-  before?: number;
-  layout: Layout;
-  quoteAll?: boolean;
-}): string {
+function insertFlow(params: Omit<InsertEntryParams, "file">): string {
   const { text, collection, name, value } = params;
   const rendered = isCollectionValue(value)
     ? renderFlow(value)
