@@ -47,7 +47,7 @@ export function checkRunName(target: string): string {
 
 export async function ensureCheckRun(params: EnsureCheckRunParams): Promise<CheckRunResult> {
   const { octokit, owner, repo, name, headSha } = params;
-  const writes = createWrites({ dryRun: params.dryRun });
+  const writes = createWrites(params);
   const output = cappedOutput(params.output);
   const inProgress = params.status === "in_progress";
   const externalId = `undrift:${digestOf(inProgress ? "in_progress" : params.conclusion, output.title, output.summary, output.text, params.detailsUrl, JSON.stringify(output.annotations ?? []))}`;
@@ -96,45 +96,19 @@ export async function ensureCheckRun(params: EnsureCheckRunParams): Promise<Chec
   if (existing) {
     // Annotations are appended on every update, so they are sent only to a run that has none yet.
     const keepAnnotations = existing.output.annotations_count === 0;
-    const updated = await writes.write(
-      {
-        route: "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
-        summary: `update check run ${name} on ${short}`,
-      },
-      () =>
-        githubStep({
-          repo: params,
-          step: `update check run ${name} on ${short}`,
-          run: () =>
-            octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
-              owner,
-              repo,
-              check_run_id: Number(existing.id),
-              ...body,
-              output: apiOutput(output, keepAnnotations),
-            }),
-        }),
+    const updated = await writes.request(
+      "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
+      { check_run_id: Number(existing.id), ...body, output: apiOutput(output, keepAnnotations) },
+      { summary: `update check run ${name} on ${short}` },
     );
-    return result("updated", updated?.data ?? existing);
+    return result("updated", updated ?? existing);
   }
-  const created = await writes.write(
-    { route: "POST /repos/{owner}/{repo}/check-runs", summary: `create check run ${name} on ${short}` },
-    () =>
-      githubStep({
-        repo: params,
-        step: `create check run ${name} on ${short}`,
-        run: () =>
-          octokit.request("POST /repos/{owner}/{repo}/check-runs", {
-            owner,
-            repo,
-            name,
-            head_sha: headSha,
-            ...body,
-            output: apiOutput(output, true),
-          }),
-      }),
+  const created = await writes.request(
+    "POST /repos/{owner}/{repo}/check-runs",
+    { name, head_sha: headSha, ...body, output: apiOutput(output, true) },
+    { summary: `create check run ${name} on ${short}` },
   );
-  return result("created", created?.data);
+  return result("created", created);
 }
 
 function cappedOutput(output: CheckRunOutput): CheckRunOutput {
