@@ -46,28 +46,14 @@ export function checkRunName(target: string): string {
 }
 
 export async function ensureCheckRun(params: EnsureCheckRunParams): Promise<CheckRunResult> {
-  const { octokit, owner, repo, name, headSha } = params;
+  const { name, headSha } = params;
   const writes = createWrites(params);
   const output = cappedOutput(params.output);
   const inProgress = params.status === "in_progress";
   const externalId = `undrift:${digestOf(inProgress ? "in_progress" : params.conclusion, output.title, output.summary, output.text, params.detailsUrl, JSON.stringify(output.annotations ?? []))}`;
   const short = headSha.slice(0, 7);
 
-  const existing = await githubStep({
-    repo: params,
-    step: `find check run ${name} on ${short}`,
-    run: async () => {
-      const { data } = await octokit.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
-        owner,
-        repo,
-        ref: headSha,
-        check_name: name,
-        filter: "latest",
-        ...(params.appId === undefined ? {} : { app_id: params.appId }),
-      });
-      return data.check_runs.find((run) => run.name === name);
-    },
-  });
+  const existing = await findRun(params);
 
   // The description types check run ids as number | bigint; GitHub's are well within a double.
   const result = (
@@ -109,6 +95,26 @@ export async function ensureCheckRun(params: EnsureCheckRunParams): Promise<Chec
     { summary: `create check run ${name} on ${short}` },
   );
   return result("created", created);
+}
+
+/** This name's latest run on the commit, if any (of this app only, given `appId`). */
+async function findRun(params: EnsureCheckRunParams) {
+  const { octokit, owner, repo, name, headSha } = params;
+  return githubStep({
+    repo: params,
+    step: `find check run ${name} on ${headSha.slice(0, 7)}`,
+    run: async () => {
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
+        owner,
+        repo,
+        ref: headSha,
+        check_name: name,
+        filter: "latest",
+        ...(params.appId === undefined ? {} : { app_id: params.appId }),
+      });
+      return data.check_runs.find((run) => run.name === name);
+    },
+  });
 }
 
 function cappedOutput(output: CheckRunOutput): CheckRunOutput {

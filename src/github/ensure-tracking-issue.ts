@@ -5,9 +5,9 @@
 
 import { digestOf, driftGoneComment, formatMarker, readMarker, withMarker } from "../report/markers.ts";
 import { commentThenClose } from "./comment-then-close.ts";
-import { findTrackingIssue } from "./find-tracking-issue.ts";
+import { type FoundIssue, findTrackingIssue } from "./find-tracking-issue.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
-import { createWrites, type WriteRecord } from "./github-writes.ts";
+import { createWrites, type WriteRecord, type Writes } from "./github-writes.ts";
 
 export interface EnsureTrackingIssueParams extends RepoRef {
   octokit: GitHubClient;
@@ -89,8 +89,23 @@ export async function ensureTrackingIssue(params: EnsureTrackingIssueParams): Pr
   const open = issue.state === "open";
   if (open && issue.title === title && readMarker(issue.body, "tracking")?.digest === digest)
     return result("unchanged", issue);
+  await editIssue({ writes, issue, target, title, body, labels });
+  return result(open ? "updated" : "reopened", issue);
+}
+
+/** Retitles the issue, reopening it when closed; the labels of ours that people removed are put back. */
+async function editIssue(params: {
+  writes: Writes;
+  issue: FoundIssue;
+  target: string;
+  title: string;
+  body: string;
+  labels: string[];
+}) {
+  const { writes, issue, target, title, body } = params;
+  const open = issue.state === "open";
   const present = new Set(issue.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))));
-  const missing = labels.filter((l) => !present.has(l));
+  const missing = params.labels.filter((l) => !present.has(l));
   const n = issue.number;
   const verb = open ? "update" : "reopen";
   await writes.request(
@@ -105,5 +120,4 @@ export async function ensureTrackingIssue(params: EnsureTrackingIssueParams): Pr
     },
     { summary: `${verb} tracking issue #${n} of ${target}`, step: `${verb} tracking issue #${n}` },
   );
-  return result(open ? "updated" : "reopened", issue);
 }
