@@ -1,5 +1,7 @@
 // Installations: a repository the app now sees is loaded and scheduled, one it
 // no longer sees (deleted, suspended, removed) loses its schedulers.
+import type { ProbotOctokit } from "probot";
+import type { QueueLog } from "../queue/queue-log.ts";
 import type { AppWiring } from "./app-deps.ts";
 import { handleInstallation } from "./handle-installation.ts";
 import { unscheduleRepos } from "./unschedule-repos.ts";
@@ -8,30 +10,26 @@ export function onInstallationEvents(params: AppWiring): void {
   const { app, deps, store } = params;
   const { queues } = deps;
 
-  app.on(["installation.created", "installation.unsuspend"], async (context) => {
-    const { installation, repositories, sender } = context.payload;
-    await handleInstallation({
+  // Installed or unsuspended: every repository it covers; added: the ones added.
+  const schedule = (
+    context: { octokit: ProbotOctokit; log: QueueLog },
+    payload: { installation: { id: number }; sender: { login: string } },
+    repositories: ReadonlyArray<{ full_name: string }> | undefined,
+  ) =>
+    handleInstallation({
       deps,
       octokit: context.octokit,
       store,
       log: context.log,
-      installationId: installation.id,
+      installationId: payload.installation.id,
       repositories,
-      actor: sender.login,
+      actor: payload.sender.login,
     });
+  app.on(["installation.created", "installation.unsuspend"], async (context) => {
+    await schedule(context, context.payload, context.payload.repositories);
   });
-
   app.on("installation_repositories.added", async (context) => {
-    const { installation, repositories_added, sender } = context.payload;
-    await handleInstallation({
-      deps,
-      octokit: context.octokit,
-      store,
-      log: context.log,
-      installationId: installation.id,
-      repositories: repositories_added,
-      actor: sender.login,
-    });
+    await schedule(context, context.payload, context.payload.repositories_added);
   });
 
   app.on(["installation.deleted", "installation.suspend"], async (context) => {
