@@ -1,5 +1,7 @@
 // What the web side of the app (webhook -> job) is given by the process that runs it.
+import type { Probot } from "probot";
 import type { ClusterRegistry } from "../config/cluster-registry.ts";
+import type { KeyValueStore } from "../github/key-value-store.ts";
 import type { UndriftQueues } from "../queue/create-queues.ts";
 
 /** The queues webhooks feed, and the cluster registry to refuse targets with before they are scheduled. */
@@ -10,4 +12,11 @@ export interface AppDeps {
    * target and leaves refusals to the workers, which always check again.
    */
   registry?: ClusterRegistry;
+}
+
+/** What each event's registration gets: the app to register on, its deps, and the snapshot and ETag store. */
+export interface AppWiring {
+  app: Probot;
+  deps: AppDeps;
+  store: KeyValueStore;
 }

@@ -1,5 +1,5 @@
 // The Probot app: wiring only, webhook -> job. Each event is handed to a step
-// in src/app/; scans themselves run in the workers (src/app/scan-handlers.ts).
+// in src/app/ (registered by on-*.ts); scans themselves run in the workers (src/worker/scan-handlers.ts).
 //
 //   installation.created, installation_repositories.added, installation.unsuspend
 //                       -> load each repository's config, schedule its targets
@@ -16,157 +16,23 @@
 import type { ApplicationFunction, Probot } from "probot";
 import { redisStore } from "../state/redis-store.ts";
 import type { AppDeps } from "./app-deps.ts";
-import { handleInstallation } from "./handle-installation.ts";
-import { handleIssueComment } from "./handle-issue-comment.ts";
-import { handlePullRequestClosed } from "./handle-pull-request-closed.ts";
-import { handlePush } from "./handle-push.ts";
-import { handlePullRequest, PREVIEW_ACTIONS } from "./preview/handle-pull-request.ts";
-import { unscheduleRepos } from "./unschedule-repos.ts";
+import { onInstallationEvents } from "./on-installation-events.ts";
+import { onIssueComment } from "./on-issue-comment.ts";
+import { onPullRequestEvents } from "./on-pull-request-events.ts";
+import { onPush } from "./on-push.ts";
 
 export function undriftApp(deps: AppDeps): ApplicationFunction {
   return (app: Probot) => {
     const { queues } = deps;
     const store = redisStore({ redis: queues.connection, prefix: queues.prefix });
-
-    app.on(["installation.created", "installation.unsuspend"], async (context) => {
-      const { installation, repositories, sender } = context.payload;
-      await handleInstallation({
-        deps,
-        octokit: context.octokit,
-        store,
-        log: context.log,
-        installationId: installation.id,
-        repositories,
-        actor: sender.login,
-      });
-    });
-
-    app.on("installation_repositories.added", async (context) => {
-      const { installation, repositories_added, sender } = context.payload;
-      await handleInstallation({
-        deps,
-        octokit: context.octokit,
-        store,
-        log: context.log,
-        installationId: installation.id,
-        repositories: repositories_added,
-        actor: sender.login,
-      });
-    });
-
-    app.on(["installation.deleted", "installation.suspend"], async (context) => {
-      const { installation, action, sender } = context.payload;
-      await unscheduleRepos({
-        queues,
-        log: context.log,
-        actor: sender.login,
-        why: `installation ${action}`,
-        scope: { installationId: installation.id },
-      });
-    });
-
-    app.on("installation_repositories.removed", async (context) => {
-      const { repositories_removed, sender } = context.payload;
-      await unscheduleRepos({
-        queues,
-        log: context.log,
-        actor: sender.login,
-        why: "repository removed from the installation",
-        scope: { repos: repositories_removed.map((r) => r.full_name) },
-      });
-    });
-
-    app.on("push", async (context) => {
-      const { payload } = context;
-      // A push delivered to a repository webhook rather than the app's installation carries no installation.
-      if (!payload.installation) return;
-      await handlePush({
-        deps,
-        octokit: context.octokit,
-        store,
-        log: context.log,
-        push: {
-          installationId: payload.installation.id,
-          owner: payload.repository.full_name.split("/")[0] ?? "",
-          repo: payload.repository.name,
-          defaultBranch: payload.repository.default_branch,
-          ref: payload.ref,
-          after: payload.after,
-          deleted: payload.deleted,
-          forced: payload.forced,
-          commits: payload.commits,
-          actor: payload.sender?.login ?? payload.pusher.name,
-        },
-      });
-    });
-
-    app.on("pull_request.closed", async (context) => {
-      const { payload } = context;
-      if (!payload.installation) return;
-      const pr = payload.pull_request;
-      await handlePullRequestClosed({
-        deps,
-        octokit: context.octokit,
-        log: context.log,
-        pr: {
-          installationId: payload.installation.id,
-          owner: payload.repository.owner.login,
-          repo: payload.repository.name,
-          number: pr.number,
-          merged: pr.merged === true,
-          mergeCommitSha: pr.merge_commit_sha,
-          headRef: pr.head.ref,
-          headRepo: pr.head.repo?.full_name,
-        },
-      });
-    });
-
-    app.on(
-      PREVIEW_ACTIONS.map((action) => `pull_request.${action}` as const),
-      async (context) => {
-        const { payload } = context;
-        if (!payload.installation) return;
-        const pr = payload.pull_request;
-        await handlePullRequest({
-          deps,
-          octokit: context.octokit,
-          log: context.log,
-          pr: {
-            installationId: payload.installation.id,
-            owner: payload.repository.owner.login,
-            repo: payload.repository.name,
-            number: pr.number,
-            action: payload.action,
-            draft: pr.draft === true,
-            headRef: pr.head.ref,
-            headSha: pr.head.sha,
-            headRepo: pr.head.repo?.full_name,
-            baseSha: pr.base.sha,
-          },
-        });
-      },
-    );
-
-    app.on("issue_comment.created", async (context) => {
-      const { payload } = context;
-      const author = payload.comment.user;
-      if (!payload.installation || !author) return;
-      await handleIssueComment({
-        deps,
-        octokit: context.octokit,
-        log: context.log,
-        comment: {
-          installationId: payload.installation.id,
-          owner: payload.repository.owner.login,
-          repo: payload.repository.name,
-          number: payload.issue.number,
-          issueBody: payload.issue.body,
-          comment: payload.comment.body,
-          author: author.login,
-          authorIsBot: author.type === "Bot",
-          pullRequest: payload.issue.pull_request !== undefined,
-        },
-      });
-    });
+    const wiring = { app, deps, store };
+    // 1. Installations schedule or unschedule their repositories.
+    onInstallationEvents(wiring);
+    // 2. A push to the default branch reloads the config and scans what changed.
+    onPush(wiring);
+    // 3. A merged revert PR is applied; an open PR is previewed.
+    onPullRequestEvents(wiring);
+    // 4. A writer's `/undrift scan` or `/undrift preview`.
+    onIssueComment(wiring);
   };
 }

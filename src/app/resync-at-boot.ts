@@ -11,18 +11,13 @@
 //     unschedules nothing and the last valid config stays in force.
 // If the installations themselves cannot be listed, nothing changes at all.
 import type { Probot, ProbotOctokit } from "probot";
-import { partitionTargets } from "../config/partition-targets.ts";
-import { loadRepoConfig } from "../github/load-repo-config.ts";
 import { listScanSchedulers } from "../queue/list-scan-schedulers.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { syncSchedulers } from "../queue/sync-schedulers.ts";
 import type { RepoTargets, SchedulerChanges } from "../queue/upsert-scan-schedulers.ts";
-import { lastValidConfig } from "../state/last-valid-config.ts";
-import { recordAudit } from "../state/record-audit.ts";
 import type { AppDeps } from "./app-deps.ts";
-
-/** Who the audit names for what the resync changed. */
-const ACTOR = "undrift (resync at boot)";
+import { auditBootChanges } from "./audit-boot-changes.ts";
+import { readBootRepo } from "./read-boot-repo.ts";
 
 export async function resyncAtBoot(params: {
   deps: AppDeps;
@@ -38,6 +33,7 @@ export async function resyncAtBoot(params: {
   // Repositories whose schedulers belong to an installation whose repositories could not be listed.
   const unlisted = new Set<number>();
 
+  // 1. Every repository of every installation the app is not suspended in.
   for (const installation of installations) {
     if (installation.suspended_at) continue;
     let octokit: ProbotOctokit;
@@ -51,50 +47,18 @@ export async function resyncAtBoot(params: {
       continue;
     }
     for (const { full_name } of repositories) {
-      const [owner = "", repo = ""] = full_name.split("/");
-      try {
-        const loaded = await loadRepoConfig({ octokit, owner, repo });
-        if (loaded.status === "absent") continue;
-        if (loaded.status === "invalid") {
-          log.warn({ repo: full_name, err: loaded.error }, "resync at boot: invalid config; its schedulers are kept");
-          keep.add(full_name);
-          continue;
-        }
-        const { config } = loaded;
-        await lastValidConfig({ redis: queues.connection, prefix: queues.prefix }).set(full_name, config);
-        const parts = partitionTargets({ registry: deps.registry, repo: full_name, targets: config.targets });
-        for (const { target, error } of parts.refused)
-          log.warn({ repo: full_name, target: target.name, err: error }, "resync at boot: target refused");
-        repos.push({
-          installationId: installation.id,
-          repo: full_name,
-          scheduleMs: config.scheduleMs,
-          targets: parts.allowed.map((target) => ({ name: target.name, cluster: target.cluster })),
-        });
-      } catch (error) {
-        log.error(
-          { err: error, repo: full_name },
-          "resync at boot: could not read the config; its schedulers are kept",
-        );
-        keep.add(full_name);
-      }
+      const read = await readBootRepo({ deps, octokit, log, installationId: installation.id, fullName: full_name });
+      if (read === "keep") keep.add(full_name);
+      else if (read !== "absent") repos.push(read);
     }
   }
+  // 2. What an unlisted installation has scheduled stays.
   if (unlisted.size > 0) {
     for (const scheduler of await listScanSchedulers(queues))
       if (scheduler.job && unlisted.has(scheduler.job.installationId)) keep.add(scheduler.job.repo);
   }
-
+  // 3. The schedule queue made to match, and audited.
   const changes = await syncSchedulers({ queues, repos, keep });
-  // Scheduler ids are `owner/name#target`: one audit entry per repository that changed.
-  const byRepo = new Map<string, string[]>();
-  for (const kind of ["created", "updated", "removed"] as const) {
-    for (const id of changes[kind]) {
-      const repo = id.slice(0, id.lastIndexOf("#"));
-      byRepo.set(repo, [...(byRepo.get(repo) ?? []), `${kind} ${id.slice(id.lastIndexOf("#") + 1)}`]);
-    }
-  }
-  for (const [repo, said] of byRepo)
-    await recordAudit({ queues, log, entry: { event: "schedule", repo, actor: ACTOR, outcome: said.join("; ") } });
+  await auditBootChanges({ queues, log, changes });
   return changes;
 }

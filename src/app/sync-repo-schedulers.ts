@@ -13,13 +13,14 @@ import { defaultBranchHead } from "../github/default-branch-head.ts";
 import type { KeyValueStore } from "../github/key-value-store.ts";
 import { loadRepoConfig } from "../github/load-repo-config.ts";
 import { postConfigCheck } from "../github/post-config-check.ts";
-import { postFailureCheck } from "../github/post-failure-check.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { removeScanSchedulers } from "../queue/remove-scan-schedulers.ts";
-import { type SchedulerChanges, upsertScanSchedulers } from "../queue/upsert-scan-schedulers.ts";
+import type { SchedulerChanges } from "../queue/upsert-scan-schedulers.ts";
 import { lastValidConfig } from "../state/last-valid-config.ts";
-import { recordAudit } from "../state/record-audit.ts";
 import type { AppDeps } from "./app-deps.ts";
+import { postRefusals } from "./post-refusals.ts";
+import { repoAudit } from "./repo-audit.ts";
+import { scheduleTargets } from "./schedule-targets.ts";
 
 export type RepoSyncResult =
   | { status: "absent"; removed: string[] }
@@ -43,14 +44,7 @@ export async function syncRepoSchedulers(params: {
   const { deps, octokit, owner, repo, log } = params;
   const { queues } = deps;
   const fullName = `${owner}/${repo}`;
-  const audit = (entry: {
-    event: string;
-    outcome: string;
-    target?: string;
-    cluster?: string;
-    revision?: string;
-    url?: string;
-  }) => recordAudit({ queues, log, entry: { repo: fullName, actor: params.actor, ...entry } });
+  const audit = repoAudit({ queues, log, repo: fullName, actor: params.actor });
   const loaded = await loadRepoConfig({ octokit, owner, repo, ...(params.sha ? { ref: params.sha } : {}) });
 
   // 1. No config of its own: the repository does not use undrift (or stopped).
@@ -81,35 +75,10 @@ export async function syncRepoSchedulers(params: {
   await lastValidConfig({ redis: queues.connection, prefix: queues.prefix }).set(fullName, config);
   const parts = partitionTargets({ registry: deps.registry, repo: fullName, targets: config.targets });
   if (parts.refused.length > 0) {
-    const sha = await headSha();
-    for (const { target, error } of parts.refused) {
-      const check = await postFailureCheck({ octokit: reads, owner, repo, headSha: sha, target: target.name, error });
-      await audit({
-        event: "refusal",
-        target: target.name,
-        cluster: target.cluster,
-        revision: sha,
-        outcome: `refused: ${error.message}`,
-        ...(check.url ? { url: check.url } : {}),
-      });
-    }
+    await postRefusals({ octokit: reads, owner, repo, headSha: await headSha(), refused: parts.refused, audit });
   }
-  const changes = await upsertScanSchedulers({
-    queues,
-    reason: params.reason,
-    repo: {
-      installationId: params.installationId,
-      repo: fullName,
-      scheduleMs: config.scheduleMs,
-      targets: parts.allowed.map((target) => ({ name: target.name, cluster: target.cluster })),
-    },
-  });
-  const changed = [...changes.created, ...changes.updated, ...changes.removed];
-  if (changed.length > 0) {
-    const said = (["created", "updated", "removed"] as const).flatMap((kind) =>
-      changes[kind].length ? [`${kind} ${changes[kind].join(", ")}`] : [],
-    );
-    await audit({ event: "schedule", outcome: said.join("; ") });
-  }
+  const { installationId, reason } = params;
+  const { allowed } = parts;
+  const changes = await scheduleTargets({ queues, reason, installationId, repo: fullName, config, allowed, audit });
   return { status: "valid", config, changes, ...parts };
 }

@@ -3,9 +3,10 @@
 // its branch so the next drift starts from a fresh one.
 
 import { driftPrClosedComment } from "../report/markers.ts";
+import { commentThenClose } from "./comment-then-close.ts";
 import { type DriftPrMode, driftBranch, findDriftPr } from "./find-drift-pr.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
-import { githubStep, statusOf } from "./github-errors.ts";
+import { statusOf } from "./github-errors.ts";
 import { createWrites, type WriteRecord } from "./github-writes.ts";
 
 export interface CloseDriftPrParams extends RepoRef {
@@ -30,67 +31,32 @@ export interface CloseDriftPrResult {
 }
 
 export async function closeDriftPr(params: CloseDriftPrParams): Promise<CloseDriftPrResult> {
-  const { octokit, owner, repo, target, mode } = params;
+  const { target, mode } = params;
   const branch = driftBranch({ target, mode });
-  const writes = createWrites({ dryRun: params.dryRun });
+  const writes = createWrites(params);
   const pr = await findDriftPr(params);
   if (!pr) return { action: "unchanged", dryRun: writes.dryRun, branch, writes: writes.records };
   const n = pr.number;
   const comment =
     params.comment ?? driftPrClosedComment({ target, mode, ...(params.revision ? { revision: params.revision } : {}) });
-  await writes.write(
-    {
-      route: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
-      summary: `comment on pull request #${n}: drift gone`,
-    },
-    () =>
-      githubStep({
-        repo: params,
-        step: `comment on pull request #${n}`,
-        run: () =>
-          octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-            owner,
-            repo,
-            issue_number: n,
-            body: comment,
-          }),
-      }),
-  );
-  await writes.write(
-    { route: "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", summary: `close pull request #${n}` },
-    () =>
-      githubStep({
-        repo: params,
-        step: `close pull request #${n}`,
-        run: () =>
-          octokit.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
-            owner,
-            repo,
-            pull_number: n,
-            state: "closed",
-          }),
-      }),
-  );
+  await commentThenClose({
+    writes,
+    close: { pullRequest: n },
+    name: `pull request #${n}`,
+    why: ": drift gone",
+    comment,
+  });
   if (params.deleteBranch !== false) {
-    await writes.write(
-      { route: "DELETE /repos/{owner}/{repo}/git/refs/{ref}", summary: `delete branch ${branch}` },
-      () =>
-        githubStep({
-          repo: params,
-          step: `delete branch ${branch}`,
-          run: async () => {
-            try {
-              await octokit.request("DELETE /repos/{owner}/{repo}/git/refs/{ref}", {
-                owner,
-                repo,
-                ref: `heads/${branch}`,
-              });
-            } catch (error) {
-              // Already gone (deleted by hand, or by GitHub's auto-delete of head branches): that is what we wanted.
-              if (statusOf(error) !== 422 && statusOf(error) !== 404) throw error;
-            }
-          },
-        }),
+    await writes.request(
+      "DELETE /repos/{owner}/{repo}/git/refs/{ref}",
+      { ref: `heads/${branch}` },
+      {
+        summary: `delete branch ${branch}`,
+        // Already gone (deleted by hand, or by GitHub's auto-delete of head branches): that is what we wanted.
+        recover: async (error) => {
+          if (statusOf(error) !== 422 && statusOf(error) !== 404) throw error;
+        },
+      },
     );
   }
   return { action: "closed", dryRun: writes.dryRun, branch, number: n, url: pr.html_url, writes: writes.records };

@@ -3,16 +3,13 @@
 // or non-UTF-8 files cost a blob; then one tree on top of the base tree and
 // one commit whose parent is the base commit.
 import type { FileChange } from "../remediate/codify/codify-result.ts";
-import type { GitHubClient, RepoRef } from "./github-client.ts";
-import { githubStep } from "./github-errors.ts";
 import type { Writes } from "./github-writes.ts";
 
 /** Larger files go through a blob: the tree request carries all inline contents at once. */
 export const inlineLimit = 512 * 1024;
 const inlineBudget = 8 * 1024 * 1024;
 
-export interface CommitFilesParams extends RepoRef {
-  octokit: GitHubClient;
+export interface CommitFilesParams {
   writes: Writes;
   /** The parent commit and its tree. */
   base: { sha: string; treeSha: string };
@@ -25,8 +22,7 @@ type TreeEntry = { path: string; mode: "100644"; type: "blob"; sha?: string | nu
 
 /** The new commit's SHA; in a dry run, a placeholder naming what would be committed. */
 export async function commitFiles(params: CommitFilesParams): Promise<string> {
-  const { octokit, owner, repo, writes, base } = params;
-  const step = (what: string) => ({ repo: params, step: what });
+  const { writes, base } = params;
   const tree: TreeEntry[] = [];
   let inlined = 0;
   for (const file of params.files) {
@@ -42,49 +38,25 @@ export async function commitFiles(params: CommitFilesParams): Promise<string> {
       continue;
     }
     const content = Buffer.from(file.after).toString("base64");
-    const blob = await writes.write(
-      { route: "POST /repos/{owner}/{repo}/git/blobs", summary: `create blob for ${path} (${bytes} bytes)` },
-      () =>
-        githubStep({
-          ...step(`create blob for ${path}`),
-          run: () =>
-            octokit.request("POST /repos/{owner}/{repo}/git/blobs", { owner, repo, content, encoding: "base64" }),
-        }),
+    const blob = await writes.request(
+      "POST /repos/{owner}/{repo}/git/blobs",
+      { content, encoding: "base64" },
+      { summary: `create blob for ${path} (${bytes} bytes)`, step: `create blob for ${path}` },
     );
-    tree.push({ path, mode: "100644", type: "blob", sha: blob?.data.sha ?? `<blob ${path}>` });
+    tree.push({ path, mode: "100644", type: "blob", sha: blob?.sha ?? `<blob ${path}>` });
   }
-  const created = await writes.write(
-    {
-      route: "POST /repos/{owner}/{repo}/git/trees",
-      summary: `create tree with ${tree.length} changed files on ${base.sha.slice(0, 7)}`,
-    },
-    () =>
-      githubStep({
-        ...step("create tree"),
-        run: () =>
-          octokit.request("POST /repos/{owner}/{repo}/git/trees", { owner, repo, base_tree: base.treeSha, tree }),
-      }),
+  const created = await writes.request(
+    "POST /repos/{owner}/{repo}/git/trees",
+    { base_tree: base.treeSha, tree },
+    { summary: `create tree with ${tree.length} changed files on ${base.sha.slice(0, 7)}`, step: "create tree" },
   );
-  const commit = await writes.write(
-    {
-      route: "POST /repos/{owner}/{repo}/git/commits",
-      summary: `create commit on ${base.sha.slice(0, 7)}: ${firstLine(params.message)}`,
-    },
-    () =>
-      githubStep({
-        ...step("create commit"),
-        run: () =>
-          octokit.request("POST /repos/{owner}/{repo}/git/commits", {
-            owner,
-            repo,
-            message: params.message,
-            tree: created?.data.sha ?? "",
-            // No author: GitHub then signs the commit as the app, and it shows as verified.
-            parents: [base.sha],
-          }),
-      }),
+  const commit = await writes.request(
+    "POST /repos/{owner}/{repo}/git/commits",
+    // No author: GitHub then signs the commit as the app, and it shows as verified.
+    { message: params.message, tree: created?.sha ?? "", parents: [base.sha] },
+    { summary: `create commit on ${base.sha.slice(0, 7)}: ${firstLine(params.message)}`, step: "create commit" },
   );
-  return commit?.data.sha ?? "<new commit>";
+  return commit?.sha ?? "<new commit>";
 }
 
 /** Repository paths as Git spells them: forward slashes, no leading `./` or `/`. */

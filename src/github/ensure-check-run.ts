@@ -46,28 +46,14 @@ export function checkRunName(target: string): string {
 }
 
 export async function ensureCheckRun(params: EnsureCheckRunParams): Promise<CheckRunResult> {
-  const { octokit, owner, repo, name, headSha } = params;
-  const writes = createWrites({ dryRun: params.dryRun });
+  const { name, headSha } = params;
+  const writes = createWrites(params);
   const output = cappedOutput(params.output);
   const inProgress = params.status === "in_progress";
   const externalId = `undrift:${digestOf(inProgress ? "in_progress" : params.conclusion, output.title, output.summary, output.text, params.detailsUrl, JSON.stringify(output.annotations ?? []))}`;
   const short = headSha.slice(0, 7);
 
-  const existing = await githubStep({
-    repo: params,
-    step: `find check run ${name} on ${short}`,
-    run: async () => {
-      const { data } = await octokit.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
-        owner,
-        repo,
-        ref: headSha,
-        check_name: name,
-        filter: "latest",
-        ...(params.appId === undefined ? {} : { app_id: params.appId }),
-      });
-      return data.check_runs.find((run) => run.name === name);
-    },
-  });
+  const existing = await findRun(params);
 
   // The description types check run ids as number | bigint; GitHub's are well within a double.
   const result = (
@@ -96,45 +82,39 @@ export async function ensureCheckRun(params: EnsureCheckRunParams): Promise<Chec
   if (existing) {
     // Annotations are appended on every update, so they are sent only to a run that has none yet.
     const keepAnnotations = existing.output.annotations_count === 0;
-    const updated = await writes.write(
-      {
-        route: "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
-        summary: `update check run ${name} on ${short}`,
-      },
-      () =>
-        githubStep({
-          repo: params,
-          step: `update check run ${name} on ${short}`,
-          run: () =>
-            octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
-              owner,
-              repo,
-              check_run_id: Number(existing.id),
-              ...body,
-              output: apiOutput(output, keepAnnotations),
-            }),
-        }),
+    const updated = await writes.request(
+      "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
+      { check_run_id: Number(existing.id), ...body, output: apiOutput(output, keepAnnotations) },
+      { summary: `update check run ${name} on ${short}` },
     );
-    return result("updated", updated?.data ?? existing);
+    return result("updated", updated ?? existing);
   }
-  const created = await writes.write(
-    { route: "POST /repos/{owner}/{repo}/check-runs", summary: `create check run ${name} on ${short}` },
-    () =>
-      githubStep({
-        repo: params,
-        step: `create check run ${name} on ${short}`,
-        run: () =>
-          octokit.request("POST /repos/{owner}/{repo}/check-runs", {
-            owner,
-            repo,
-            name,
-            head_sha: headSha,
-            ...body,
-            output: apiOutput(output, true),
-          }),
-      }),
+  const created = await writes.request(
+    "POST /repos/{owner}/{repo}/check-runs",
+    { name, head_sha: headSha, ...body, output: apiOutput(output, true) },
+    { summary: `create check run ${name} on ${short}` },
   );
-  return result("created", created?.data);
+  return result("created", created);
+}
+
+/** This name's latest run on the commit, if any (of this app only, given `appId`). */
+async function findRun(params: EnsureCheckRunParams) {
+  const { octokit, owner, repo, name, headSha } = params;
+  return githubStep({
+    repo: params,
+    step: `find check run ${name} on ${headSha.slice(0, 7)}`,
+    run: async () => {
+      const { data } = await octokit.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
+        owner,
+        repo,
+        ref: headSha,
+        check_name: name,
+        filter: "latest",
+        ...(params.appId === undefined ? {} : { app_id: params.appId }),
+      });
+      return data.check_runs.find((run) => run.name === name);
+    },
+  });
 }
 
 function cappedOutput(output: CheckRunOutput): CheckRunOutput {

@@ -17,12 +17,13 @@ import { UndriftError } from "../model/undrift-error.ts";
 import type { FileChange } from "../remediate/codify/codify-result.ts";
 import { formatMarker, readMarker, withMarker } from "../report/markers.ts";
 import { commitFiles } from "./commit-files.ts";
-import { type DriftPrMode, driftBranch, type FoundPr, findDriftPr } from "./find-drift-pr.ts";
+import { type DriftPrMode, driftBranch, findDriftPr } from "./find-drift-pr.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
 import { githubStep } from "./github-errors.ts";
-import { createWrites, type WriteRecord, type Writes } from "./github-writes.ts";
+import { createWrites, type WriteRecord } from "./github-writes.ts";
 import { openDriftPr } from "./open-drift-pr.ts";
 import { pointBranch } from "./point-branch.ts";
+import { updateDriftPr } from "./update-drift-pr.ts";
 
 export interface EnsureDriftPrParams extends RepoRef {
   octokit: GitHubClient;
@@ -70,12 +71,12 @@ export class EmptyDriftPrError extends UndriftError {
 }
 
 export async function ensureDriftPr(params: EnsureDriftPrParams): Promise<DriftPrResult> {
-  const { octokit, owner, repo, target, mode } = params;
+  const { owner, repo, target, mode } = params;
   const branch = driftBranch({ target, mode });
   if (params.files.length === 0) {
     throw new EmptyDriftPrError(`${owner}/${repo}: ${branch}: no file changes to propose for target ${target}`);
   }
-  const writes = createWrites({ dryRun: params.dryRun });
+  const writes = createWrites(params);
   const warnings: string[] = [];
   const result = (action: DriftPrResult["action"], pr?: { number: number; html_url: string }, commitSha?: string) => ({
     action,
@@ -95,13 +96,15 @@ export async function ensureDriftPr(params: EnsureDriftPrParams): Promise<DriftP
   // 2. One commit with the files on the base commit, and the branch pointed at it.
   const base = await resolveBase(params);
   const message = params.commitMessage ?? `undrift: ${mode} drift of ${target}`;
-  const commitSha = await commitFiles({ octokit, owner, repo, writes, base, files: params.files, message });
-  await pointBranch({ octokit, owner, repo, writes, branch, sha: commitSha, exists: existing !== undefined });
+  const commitSha = await commitFiles({ writes, base, files: params.files, message });
+  await pointBranch({ writes, branch, sha: commitSha, exists: existing !== undefined });
   // 3. The PR: retitled in place, or opened with labels and reviewers.
   const marker = formatMarker("pr", { target, mode, fingerprint: params.fingerprint });
   const body = withMarker({ marker, body: params.body });
   if (existing) {
-    await updatePr({ ...params, writes, pr: existing, body });
+    const { title } = params;
+    const base = existing.base.ref !== params.base.branch ? params.base.branch : undefined;
+    await updateDriftPr({ writes, number: existing.number, title, body, base });
     return result("updated", existing, commitSha);
   }
   const opened = await openDriftPr({
@@ -145,26 +148,4 @@ async function resolveBase(params: EnsureDriftPrParams): Promise<{ sha: string; 
       return { sha: data.commit.sha, treeSha: data.commit.commit.tree.sha };
     },
   });
-}
-
-async function updatePr(params: EnsureDriftPrParams & { writes: Writes; pr: FoundPr; body: string }) {
-  const { octokit, owner, repo, writes, pr } = params;
-  const retarget = pr.base.ref !== params.base.branch ? { base: params.base.branch } : {};
-  await writes.write(
-    { route: "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", summary: `update pull request #${pr.number}` },
-    () =>
-      githubStep({
-        repo: params,
-        step: `update pull request #${pr.number}`,
-        run: () =>
-          octokit.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
-            owner,
-            repo,
-            pull_number: pr.number,
-            title: params.title,
-            body: params.body,
-            ...retarget,
-          }),
-      }),
-  );
 }

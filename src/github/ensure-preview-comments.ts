@@ -8,9 +8,10 @@
 // quoting the comment quotes the marker too, behind `> `.
 
 import { bodyLimit, digestOf, formatMarker, readMarker } from "../report/markers.ts";
+import { ensureComment } from "./ensure-comment.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
-import { githubStep } from "./github-errors.ts";
 import { createWrites, type WriteRecord } from "./github-writes.ts";
+import { listComments } from "./list-comments.ts";
 
 /** Room a part's marker line takes; renderers make parts of at most `bodyLimit - previewMarkerRoom`. */
 export const previewMarkerRoom = 100;
@@ -41,8 +42,8 @@ interface Found {
 }
 
 export async function ensurePreviewComments(params: PreviewCommentsParams): Promise<PreviewCommentsResult> {
-  const { octokit, owner, repo, number } = params;
-  const writes = createWrites({ dryRun: params.dryRun });
+  const { number } = params;
+  const writes = createWrites(params);
   const actions: string[] = [];
   const found = await findParts(params);
   if (found.length === 0 && params.createIfAbsent === false) return { actions, writes: writes.records };
@@ -62,63 +63,19 @@ export async function ensurePreviewComments(params: PreviewCommentsParams): Prom
       throw new RangeError(`preview part ${part} of #${number} has ${body.length} characters`);
     const existing = byPart.get(part);
     const what = `preview part ${part} on #${number}`;
-    if (existing?.digest === digest) {
-      url ??= existing.url;
-      continue;
-    }
-    if (existing) {
-      await writes.write(
-        { route: "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", summary: `update ${what}` },
-        () =>
-          githubStep({
-            repo: params,
-            step: `update ${what}`,
-            run: () =>
-              octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
-                owner,
-                repo,
-                comment_id: existing.id,
-                body,
-              }),
-          }),
-      );
-      url ??= existing.url;
-      actions.push(`updated ${what}`);
-      continue;
-    }
-    const created = await writes.write(
-      { route: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", summary: `create ${what}` },
-      () =>
-        githubStep({
-          repo: params,
-          step: `create ${what}`,
-          run: () =>
-            octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-              owner,
-              repo,
-              issue_number: number,
-              body,
-            }),
-        }),
-    );
-    url ??= created?.data.html_url;
-    actions.push(`created ${what}`);
+    // The digest, not the text: GitHub may hand the body back with other line endings.
+    const unchanged = existing?.digest === digest;
+    const names = { create: `create ${what}`, update: `update ${what}` };
+    const ensured = await ensureComment({ writes, number, body, existing, unchanged, names });
+    url ??= ensured.url;
+    if (ensured.action !== "unchanged") actions.push(`${ensured.action} ${what}`);
   }
   for (const comment of extra) {
     const what = `preview part ${comment.part} on #${number}`;
-    await writes.write(
-      { route: "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", summary: `delete ${what}` },
-      () =>
-        githubStep({
-          repo: params,
-          step: `delete ${what}`,
-          run: () =>
-            octokit.request("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", {
-              owner,
-              repo,
-              comment_id: comment.id,
-            }),
-        }),
+    await writes.request(
+      "DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}",
+      { comment_id: comment.id },
+      { summary: `delete ${what}` },
     );
     actions.push(`deleted ${what}`);
   }
@@ -127,29 +84,16 @@ export async function ensurePreviewComments(params: PreviewCommentsParams): Prom
 
 /** Our parts among the pull request's comments, oldest first (every page: a busy PR has more than 100). */
 async function findParts(params: PreviewCommentsParams): Promise<Found[]> {
-  const { octokit, owner, repo, number } = params;
+  const { number } = params;
+  const comments = await listComments({ ...params, step: `list comments of #${number}`, allPages: true });
   const found: Found[] = [];
-  for (let page = 1; ; page++) {
-    const { data } = await githubStep({
-      repo: params,
-      step: `list comments of #${number}`,
-      run: () =>
-        octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-          owner,
-          repo,
-          issue_number: number,
-          per_page: 100,
-          page,
-        }),
-    });
-    for (const comment of data) {
-      const body = comment.body ?? "";
-      if (comment.user?.type !== "Bot" || !body.startsWith("<!-- undrift:preview ")) continue;
-      const marker = readMarker(body, "preview");
-      const part = Number(marker?.part);
-      if (marker?.pr !== String(number) || !Number.isInteger(part) || part < 1) continue;
-      found.push({ id: Number(comment.id), part, digest: marker.digest, url: comment.html_url });
-    }
-    if (data.length < 100) return found;
+  for (const comment of comments) {
+    const body = comment.body ?? "";
+    if (comment.user?.type !== "Bot" || !body.startsWith("<!-- undrift:preview ")) continue;
+    const marker = readMarker(body, "preview");
+    const part = Number(marker?.part);
+    if (marker?.pr !== String(number) || !Number.isInteger(part) || part < 1) continue;
+    found.push({ id: Number(comment.id), part, digest: marker.digest, url: comment.html_url });
   }
+  return found;
 }

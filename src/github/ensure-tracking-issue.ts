@@ -4,9 +4,9 @@
 // closed with a comment when the drift is gone, reopened when it returns.
 
 import { digestOf, driftGoneComment, formatMarker, readMarker, withMarker } from "../report/markers.ts";
-import { findTrackingIssue } from "./find-tracking-issue.ts";
+import { commentThenClose } from "./comment-then-close.ts";
+import { type FoundIssue, findTrackingIssue } from "./find-tracking-issue.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
-import { githubStep } from "./github-errors.ts";
 import { createWrites, type WriteRecord, type Writes } from "./github-writes.ts";
 
 export interface EnsureTrackingIssueParams extends RepoRef {
@@ -38,8 +38,8 @@ export interface TrackingIssueResult {
 }
 
 export async function ensureTrackingIssue(params: EnsureTrackingIssueParams): Promise<TrackingIssueResult> {
-  const { octokit, owner, repo, target } = params;
-  const writes = createWrites({ dryRun: params.dryRun });
+  const { target } = params;
+  const writes = createWrites(params);
   const { issue, duplicates } = await findTrackingIssue(params);
   const result = (action: TrackingIssueResult["action"], found?: { number: number; html_url: string }) => ({
     action,
@@ -47,46 +47,28 @@ export async function ensureTrackingIssue(params: EnsureTrackingIssueParams): Pr
     ...(found ? { number: found.number, url: found.html_url } : {}),
     writes: writes.records,
   });
-  const step = (what: string, run: () => Promise<unknown>) => githubStep({ repo: params, step: what, run });
   // Listed in `writes`; `action` speaks of the issue kept.
-  for (const duplicate of duplicates) await closeDuplicate({ ...params, writes, duplicate, of: issue?.number ?? 0 });
+  for (const duplicate of duplicates) {
+    const n = duplicate.number;
+    const comment = `Duplicate of #${issue?.number ?? 0}: undrift keeps one tracking issue per target (\`${target}\`).`;
+    const close = { issue: n, reason: "not_planned" as const };
+    await commentThenClose({ writes, close, name: `duplicate tracking issue #${n}`, of: ` of ${target}`, comment });
+  }
 
   if (!params.drift) {
     if (issue?.state !== "open") return result("unchanged", issue);
     const n = issue.number;
     const comment =
       params.closeComment ?? driftGoneComment({ target, ...(params.revision ? { revision: params.revision } : {}) });
-    await writes.write(
-      {
-        route: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
-        summary: `comment on tracking issue #${n} of ${target}: drift gone`,
-      },
-      () =>
-        step(`comment on tracking issue #${n}`, () =>
-          octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-            owner,
-            repo,
-            issue_number: n,
-            body: comment,
-          }),
-        ),
-    );
-    await writes.write(
-      {
-        route: "PATCH /repos/{owner}/{repo}/issues/{issue_number}",
-        summary: `close tracking issue #${n} of ${target}`,
-      },
-      () =>
-        step(`close tracking issue #${n}`, () =>
-          octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", {
-            owner,
-            repo,
-            issue_number: n,
-            state: "closed",
-            state_reason: "completed",
-          }),
-        ),
-    );
+    const close = { issue: n, reason: "completed" as const };
+    await commentThenClose({
+      writes,
+      close,
+      name: `tracking issue #${n}`,
+      of: ` of ${target}`,
+      why: ": drift gone",
+      comment,
+    });
     return result("closed", issue);
   }
 
@@ -96,96 +78,46 @@ export async function ensureTrackingIssue(params: EnsureTrackingIssueParams): Pr
   const labels = params.labels ?? [];
 
   if (!issue) {
-    const created = await writes.write(
-      { route: "POST /repos/{owner}/{repo}/issues", summary: `open tracking issue for ${target}` },
-      () =>
-        githubStep({
-          repo: params,
-          step: `open tracking issue for ${target}`,
-          run: () =>
-            octokit.request("POST /repos/{owner}/{repo}/issues", {
-              owner,
-              repo,
-              title,
-              body,
-              ...(labels.length ? { labels } : {}),
-            }),
-        }),
+    const created = await writes.request(
+      "POST /repos/{owner}/{repo}/issues",
+      { title, body, ...(labels.length ? { labels } : {}) },
+      { summary: `open tracking issue for ${target}` },
     );
-    return result("created", created?.data);
+    return result("created", created);
   }
 
   const open = issue.state === "open";
   if (open && issue.title === title && readMarker(issue.body, "tracking")?.digest === digest)
     return result("unchanged", issue);
-  const present = new Set(issue.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))));
-  const missing = labels.filter((l) => !present.has(l));
-  const n = issue.number;
-  const action = open ? "updated" : "reopened";
-  await writes.write(
-    {
-      route: "PATCH /repos/{owner}/{repo}/issues/{issue_number}",
-      summary: `${open ? "update" : "reopen"} tracking issue #${n} of ${target}`,
-    },
-    () =>
-      step(`${open ? "update" : "reopen"} tracking issue #${n}`, () =>
-        octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", {
-          owner,
-          repo,
-          issue_number: n,
-          title,
-          body,
-          ...(open ? {} : { state: "open" as const }),
-          // PATCH replaces the label set: keep what people added, put back ours.
-          ...(missing.length ? { labels: [...present, ...missing] } : {}),
-        }),
-      ),
-  );
-  return result(action, issue);
+  await editIssue({ writes, issue, target, title, body, labels });
+  return result(open ? "updated" : "reopened", issue);
 }
 
-/** Closes a second open issue of the same target, pointing at the one kept. */
-async function closeDuplicate(
-  params: EnsureTrackingIssueParams & { writes: Writes; duplicate: { number: number }; of: number },
-) {
-  const { octokit, owner, repo, writes, target } = params;
-  const n = params.duplicate.number;
-  const body = `Duplicate of #${params.of}: undrift keeps one tracking issue per target (\`${target}\`).`;
-  await writes.write(
+/** Retitles the issue, reopening it when closed; the labels of ours that people removed are put back. */
+async function editIssue(params: {
+  writes: Writes;
+  issue: FoundIssue;
+  target: string;
+  title: string;
+  body: string;
+  labels: string[];
+}) {
+  const { writes, issue, target, title, body } = params;
+  const open = issue.state === "open";
+  const present = new Set(issue.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))));
+  const missing = params.labels.filter((l) => !present.has(l));
+  const n = issue.number;
+  const verb = open ? "update" : "reopen";
+  await writes.request(
+    "PATCH /repos/{owner}/{repo}/issues/{issue_number}",
     {
-      route: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
-      summary: `comment on duplicate tracking issue #${n} of ${target}`,
+      issue_number: n,
+      title,
+      body,
+      ...(open ? {} : { state: "open" as const }),
+      // PATCH replaces the label set: keep what people added, put back ours.
+      ...(missing.length ? { labels: [...present, ...missing] } : {}),
     },
-    () =>
-      githubStep({
-        repo: params,
-        step: `comment on duplicate tracking issue #${n}`,
-        run: () =>
-          octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-            owner,
-            repo,
-            issue_number: n,
-            body,
-          }),
-      }),
-  );
-  await writes.write(
-    {
-      route: "PATCH /repos/{owner}/{repo}/issues/{issue_number}",
-      summary: `close duplicate tracking issue #${n} of ${target}`,
-    },
-    () =>
-      githubStep({
-        repo: params,
-        step: `close duplicate tracking issue #${n}`,
-        run: () =>
-          octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", {
-            owner,
-            repo,
-            issue_number: n,
-            state: "closed",
-            state_reason: "not_planned",
-          }),
-      }),
+    { summary: `${verb} tracking issue #${n} of ${target}`, step: `${verb} tracking issue #${n}` },
   );
 }

@@ -8,8 +8,10 @@ import type { ObjectRecord } from "../model/change-set.ts";
 import { objectLabel } from "../model/object-label.ts";
 import type { HeldBack } from "../plan/approved-drift.ts";
 import { withMarker } from "../report/markers.ts";
+import { type EnsureCommentResult, ensureComment } from "./ensure-comment.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
-import { githubStep } from "./github-errors.ts";
+import { createWrites } from "./github-writes.ts";
+import { listComments } from "./list-comments.ts";
 
 export interface RevertMergeOutcome {
   target: string;
@@ -100,49 +102,25 @@ export function revertMergeComment(outcome: RevertMergeOutcome): string {
 /** Posts the comment, or edits the one carrying the marker; unchanged text writes nothing. */
 export async function ensureRevertMergeComment(
   params: RepoRef & { octokit: GitHubClient; pullNumber: number; target: string; body: string },
-): Promise<{ action: "created" | "updated" | "unchanged"; url?: string }> {
-  const { octokit, owner, repo, pullNumber } = params;
+): Promise<EnsureCommentResult> {
+  const { pullNumber } = params;
   const marker = revertMergeMarker(params.target);
-  const body = withMarker({ marker, body: params.body });
-  const existing = await githubStep({
-    repo: params,
+  // Ours is posted right after the merge, so among the first page of a PR's comments.
+  const comments = await listComments({
+    ...params,
+    number: pullNumber,
     step: `read comments of pull request #${pullNumber}`,
-    run: async () => {
-      // Ours is posted right after the merge, so among the first page of a PR's comments.
-      const { data } = await octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-        owner,
-        repo,
-        issue_number: pullNumber,
-        per_page: 100,
-      });
-      return data.find((c) => c.body?.startsWith(marker));
+    allPages: false,
+  });
+  const found = comments.find((c) => c.body?.startsWith(marker));
+  return ensureComment({
+    writes: createWrites(params),
+    number: pullNumber,
+    body: withMarker({ marker, body: params.body }),
+    existing: found && { id: Number(found.id), url: found.html_url, body: found.body },
+    names: {
+      create: `comment on pull request #${pullNumber}`,
+      update: `update comment on pull request #${pullNumber}`,
     },
   });
-  if (existing?.body === body) return { action: "unchanged", url: existing.html_url };
-  if (existing) {
-    await githubStep({
-      repo: params,
-      step: `update comment on pull request #${pullNumber}`,
-      run: () =>
-        octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
-          owner,
-          repo,
-          comment_id: existing.id,
-          body,
-        }),
-    });
-    return { action: "updated", url: existing.html_url };
-  }
-  const { data } = await githubStep({
-    repo: params,
-    step: `comment on pull request #${pullNumber}`,
-    run: () =>
-      octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-        owner,
-        repo,
-        issue_number: pullNumber,
-        body,
-      }),
-  });
-  return { action: "created", url: data.html_url };
 }

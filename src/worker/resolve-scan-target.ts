@@ -13,10 +13,10 @@ import { downloadSnapshot } from "../github/download-snapshot.ts";
 import type { GitHubClient } from "../github/github-client.ts";
 import type { BranchHead } from "../github/head-if-changed.ts";
 import { loadKubeconfig } from "../live/load-kubeconfig.ts";
-import { enqueueScan } from "../queue/enqueue-scan.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import { lastValidConfig } from "../state/last-valid-config.ts";
 import { redisStore } from "../state/redis-store.ts";
+import { findScanTarget, type SkippedScan } from "./find-scan-target.ts";
 import { readSnapshotConfig } from "./read-snapshot-config.ts";
 import type { ScanAudit } from "./scan-job-audit.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
@@ -37,13 +37,6 @@ export interface ResolvedScanTarget {
   invalid?: ConfigError;
   target: TargetConfig;
   kubeConfig: KubeConfig;
-}
-
-/** A job that ends before the scan: no config, its target gone, or moved to another cluster's queue. */
-export interface SkippedScan {
-  outcome: "no-config" | "target-gone" | "moved";
-  revision: string;
-  actions: string[];
 }
 
 export async function resolveScanTarget(params: {
@@ -85,18 +78,9 @@ export async function resolveScanTarget(params: {
   if (!read.invalid) await kept.set(job.repo, read.config);
 
   // 4. The target, and its cluster's kubeconfig.
-  const target = read.config.targets.find((t) => t.name === job.target);
-  if (!target) {
-    // Its scheduler goes with the push that removed it; this job was already queued.
-    await audit({ event: "scan-skipped", revision: head.sha, outcome: "the target is no longer in the config" });
-    return { skipped: { outcome: "target-gone", revision: head.sha, actions: [] } };
-  }
-  if (target.cluster !== job.cluster) {
-    // The config moved the target to another cluster: that cluster's workers (and credentials) scan it.
-    await enqueueScan({ queues, job: { ...job, cluster: target.cluster, revision: head.sha } });
-    const actions = [`handed to the queue of cluster ${target.cluster}`];
-    return { skipped: { outcome: "moved", revision: head.sha, actions } };
-  }
+  const found = await findScanTarget({ deps, job, config: read.config, revision: head.sha, audit });
+  if ("skipped" in found) return found;
+  const { target } = found;
   const kubeConfig = loadKubeconfig(clusterFor(deps.registry, target.cluster, job.repo));
   signal.throwIfAborted();
   const invalid = read.invalid ? { invalid: read.invalid } : {};

@@ -8,25 +8,12 @@ import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harn
 import { installationPayload } from "../helpers/app-payloads.ts";
 import { closedPortKubeconfig, kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
+import { webDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const github = useGitHubMock();
-const web = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-        - name: web
-          image: nginx:1.27
-`;
+// The shared Deployment with a bare replicas line, as this file has always committed it.
+const web = webDeployment.replace(" # Git says two", "");
 
 let h: AppHarness | undefined;
 let s: Scenario | undefined;

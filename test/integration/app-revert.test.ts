@@ -12,25 +12,12 @@ import type { AppHarness } from "../helpers/app-harness.ts";
 import { pullRequestClosedPayload } from "../helpers/app-payloads.ts";
 import { mergeRevertPr, openRevertPr } from "../helpers/app-revert-pr.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
+import { webDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario } from "../helpers/scenario.ts";
 
 const github = useGitHubMock();
-const web = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-        - name: web
-          image: nginx:1.27
-`;
+// The shared Deployment with a bare replicas line, as this file has always committed it.
+const web = webDeployment.replace(" # Git says two", "");
 const settings = `apiVersion: v1
 kind: ConfigMap
 metadata:

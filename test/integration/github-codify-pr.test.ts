@@ -18,6 +18,7 @@ import { scanTarget } from "../../src/stages/scan/scan-target.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { pullReply, treeSha } from "../helpers/github/responses.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
+import { webDeployment as web } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const run = promisify(execFile);
@@ -26,22 +27,6 @@ const owner = "acme";
 const repo = "gitops";
 const repoPath = `/repos/${owner}/${repo}`;
 
-const web = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2 # Git says two
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-        - name: web
-          image: nginx:1.27
-`;
 const config = `apiVersion: v1
 kind: ConfigMap
 metadata:

@@ -21,9 +21,9 @@ import { withRedisLock } from "../../queue/redis-lock.ts";
 import { bodyLimit } from "../../report/markers.ts";
 import { renderPreviewCheck } from "../../report/preview/render-preview-check.ts";
 import { renderPreviewComment } from "../../report/preview/render-preview-comment.ts";
-import type { PreviewInput } from "../../report/preview/types.ts";
 import { previewStore } from "../../state/preview-store.ts";
 import { recordAudit } from "../../state/record-audit.ts";
+import { previewInput } from "./preview-input.ts";
 
 /** The check run of a pull request's preview, one per head commit. */
 export const PREVIEW_CHECK = "undrift/preview";
@@ -50,19 +50,7 @@ export async function composePreview(params: {
     // 1. Still the latest push?
     const plan = await store.plan(head);
     if ((await store.latest()) !== head || !plan) return { outcome: "superseded", actions: [] };
-    const results = await store.results(head);
-    const input: PreviewInput = {
-      head,
-      previews: [...plan.refused, ...[...results.values()].flatMap((r) => r.previews)].sort((a, b) =>
-        a.target.localeCompare(b.target),
-      ),
-      unchanged: [...results.values()].flatMap((r) => r.unchanged).sort(),
-      pending: Object.entries(plan.clusters)
-        .filter(([cluster]) => !results.has(cluster))
-        .flatMap(([, asked]) => asked.targets)
-        .sort(),
-      ...(plan.behindBy ? { behindBy: plan.behindBy } : {}),
-    };
+    const input = previewInput({ head, plan, results: await store.results(head) });
 
     // 2. The sticky comment.
     const comments = await ensurePreviewComments({

@@ -18,16 +18,14 @@
 // and then reports them (report-preview-failure.ts).
 import { clusterFor } from "../../config/cluster-registry.ts";
 import { RenderCache } from "../../desired/render-cache.ts";
-import { withConditionalGets } from "../../github/conditional-gets.ts";
 import { loadKubeconfig } from "../../live/load-kubeconfig.ts";
 import type { PreviewJob } from "../../queue/jobs.ts";
 import type { ScanContext } from "../../queue/process-job.ts";
-import { changedTargets } from "../../stages/preview/changed-targets.ts";
 import { previewStore } from "../../state/preview-store.ts";
-import { redisStore } from "../../state/redis-store.ts";
 import type { WorkerDeps } from "../worker-deps.ts";
-import { composePreview } from "./compose-preview.ts";
+import { clusterChangedTargets } from "./cluster-changed-targets.ts";
 import { previewChangedTargets } from "./preview-changed-targets.ts";
+import { publishClusterPreview } from "./publish-cluster-preview.ts";
 import { readPreviewTrees } from "./read-preview-trees.ts";
 
 /** What a preview job did, kept as its result: names and counts, never values. */
@@ -65,22 +63,11 @@ export async function processPreview(params: {
   const octokit = await deps.probot.auth(job.installationId);
   const trees = await readPreviewTrees({ deps, job, octokit });
   if (!trees) return { outcome: "no-config", head: job.head, actions: [] };
-  const { headConfig, baseConfig } = trees;
   signal.throwIfAborted();
 
-  // 3. The targets of this cluster the pull request changes.
-  const targets = headConfig.targets.filter((t) => t.cluster === job.cluster).map((t) => t.name);
-  // The renders that tell a change are the ones the previews compare: each tree is rendered once.
+  // 3. The targets of this cluster the pull request changes; the previews reuse their renders.
   const renders = new RenderCache();
-  const { changed, unchanged } = await changedTargets({
-    renders,
-    headDir: trees.headDir,
-    baseDir: trees.baseDir,
-    headConfig,
-    ...optional("baseConfig", baseConfig),
-    targets,
-  });
-  await store.saveChanged(job.head, job.cluster, changed);
+  const { changed, unchanged } = await clusterChangedTargets({ job, trees, renders, store });
 
   // 4. A preview of each, on one cluster session.
   const kubeConfig = loadKubeconfig(entry);
@@ -89,19 +76,7 @@ export async function processPreview(params: {
 
   // 5. Stored, then composed with the other clusters' results.
   if (await superseded()) return ended;
-  await store.saveResult(job.head, job.cluster, { previews, unchanged });
-  const reads = withConditionalGets({
-    octokit,
-    store: redisStore({ redis: queues.connection, prefix: queues.prefix }),
-  });
-  const composed = await composePreview({
-    queues,
-    log: deps.log,
-    octokit: reads,
-    repo: job.repo,
-    number: job.pullRequest,
-    head: job.head,
-  });
+  const composed = await publishClusterPreview({ deps, job, octokit, store, previews, unchanged });
   return {
     outcome: composed.outcome === "superseded" ? "superseded" : "previewed",
     head: job.head,
@@ -109,8 +84,4 @@ export async function processPreview(params: {
     unchanged,
     actions: composed.actions,
   };
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

@@ -1,0 +1,64 @@
+// Pull requests: a merged revert PR becomes a merge job, an opened or updated
+// one a preview job per cluster (src/app/preview/).
+import type { AppWiring } from "./app-deps.ts";
+import { handlePullRequestClosed } from "./handle-pull-request-closed.ts";
+import { handlePullRequest, PREVIEW_ACTIONS } from "./preview/handle-pull-request.ts";
+
+interface PullRequestPayload {
+  installation?: { id: number } | undefined;
+  repository: { name: string; owner: { login: string } };
+  pull_request: { number: number; head: { ref: string; repo: { full_name: string } | null } };
+}
+
+/** What both handlers are told of the pull request; undefined when no installation delivered it. */
+function pullRequestOf(payload: PullRequestPayload) {
+  if (!payload.installation) return undefined;
+  const pr = payload.pull_request;
+  return {
+    installationId: payload.installation.id,
+    owner: payload.repository.owner.login,
+    repo: payload.repository.name,
+    number: pr.number,
+    headRef: pr.head.ref,
+    headRepo: pr.head.repo?.full_name,
+  };
+}
+
+export function onPullRequestEvents(params: AppWiring): void {
+  const { app, deps } = params;
+
+  app.on("pull_request.closed", async (context) => {
+    const { payload } = context;
+    const common = pullRequestOf(payload);
+    if (!common) return;
+    const pr = payload.pull_request;
+    await handlePullRequestClosed({
+      deps,
+      octokit: context.octokit,
+      log: context.log,
+      pr: { ...common, merged: pr.merged === true, mergeCommitSha: pr.merge_commit_sha },
+    });
+  });
+
+  app.on(
+    PREVIEW_ACTIONS.map((action) => `pull_request.${action}` as const),
+    async (context) => {
+      const { payload } = context;
+      const common = pullRequestOf(payload);
+      if (!common) return;
+      const pr = payload.pull_request;
+      await handlePullRequest({
+        deps,
+        octokit: context.octokit,
+        log: context.log,
+        pr: {
+          ...common,
+          action: payload.action,
+          draft: pr.draft === true,
+          headSha: pr.head.sha,
+          baseSha: pr.base.sha,
+        },
+      });
+    },
+  );
+}
