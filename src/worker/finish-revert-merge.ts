@@ -2,13 +2,10 @@
 // request (found again by its marker), one audit entry, and the job's result.
 
 import type { GitHubClient } from "../github/github-client.ts";
-import {
-  ensureRevertMergeComment,
-  type RevertMergeOutcome,
-  revertMergeComment,
-} from "../github/revert-merge-comment.ts";
+import { ensureRevertMergeComment } from "../github/revert-merge-comment.ts";
 import { objectLabel } from "../model/object-label.ts";
 import type { ScanJob } from "../queue/jobs.ts";
+import { type RevertMergeOutcome, revertMergeComment } from "../report/app/revert-merge-body.ts";
 import { recordAudit } from "../state/record-audit.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 

@@ -14,13 +14,13 @@
 //   6. one comment on the pull request (found again by its marker), an audit entry
 // A record that is missing or names another cluster applies nothing, and says so.
 import { clusterFor } from "../config/cluster-registry.ts";
-import type { RevertMergeOutcome } from "../github/revert-merge-comment.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import { keyString, objectKey } from "../model/object-key.ts";
 import { objectLabel } from "../model/object-label.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
 import { recordHealth } from "../remediate/revert/record-health.ts";
+import type { RevertMergeOutcome } from "../report/app/revert-merge-body.ts";
 import { scanResolvedTarget } from "../stages/scan/scan-target.ts";
 import { applyApprovedDrift } from "./apply-approved-drift.ts";
 import { finishRevertMerge, type RevertMergeResult, refusedMerge } from "./finish-revert-merge.ts";

@@ -1,0 +1,80 @@
+// The body of the one comment undrift leaves on a merged revert pull request:
+// what was applied (with each object's health), which orphans were pruned,
+// what was held back or left unpruned and why. github/revert-merge-comment.ts
+// posts it, or edits the one it posted before.
+
+import type { ObjectRecord } from "../../model/change-set.ts";
+import { objectLabel } from "../../model/object-label.ts";
+import type { HeldBack } from "../../plan/approved-drift.ts";
+
+export interface RevertMergeOutcome {
+  target: string;
+  cluster: string;
+  revision: string;
+  /** One record per approved object the apply went through. */
+  applied: ObjectRecord[];
+  /** One record per approved orphan: deleted, or skipped (or failed) with the reason. */
+  pruned: ObjectRecord[];
+  held: HeldBack[];
+  /** Objects the record listed that match Git by now. */
+  settled: string[];
+  /** Why nothing at all was applied (no record, a moved target), when that is so. */
+  refused?: string;
+}
+
+const applied = (r: ObjectRecord) => r.action === "created" || r.action === "configured" || r.action === "unchanged";
+
+/** A heading line, a blank line and one line per item; no section when there are no items and no fallback. */
+function section(heading: string, items: string[], empty?: string): string[] {
+  if (items.length === 0 && empty === undefined) return [];
+  return [[heading, "", ...(items.length > 0 ? items : [empty])].join("\n")];
+}
+
+function healthNote(r: ObjectRecord): string {
+  return r.health ? `; health: ${r.health.status}${r.health.message ? ` (${r.health.message})` : ""}` : "";
+}
+
+function appliedLine(r: ObjectRecord): string {
+  const changes = r.changes?.length ? ` ${r.changes.map((c) => `\`${c}\``).join(", ")}` : "";
+  return `- \`${objectLabel(r)}\`: ${r.action}${changes}${healthNote(r)}`;
+}
+
+function healthLine(failed: number, unhealthy: number): string {
+  if (failed > 0) return `**Health:** ${failed} object(s) not applied.`;
+  if (unhealthy > 0) return `**Health:** ${unhealthy} applied object(s) not healthy yet.`;
+  return "**Health:** every applied object is healthy.";
+}
+
+export function revertMergeComment(outcome: RevertMergeOutcome): string {
+  const at = `cluster \`${outcome.cluster}\`, target \`${outcome.target}\`, revision \`${outcome.revision.slice(0, 12)}\``;
+  if (outcome.refused) return `**Nothing was applied** (${at}): ${outcome.refused}`;
+  const ok = outcome.applied.filter(applied);
+  const failed = outcome.applied.filter((r) => !applied(r));
+  const deleted = outcome.pruned.filter((r) => r.action === "deleted");
+  const kept = outcome.pruned.filter((r) => r.action !== "deleted");
+  const unhealthy = outcome.applied.filter((r) => r.health && r.health.status !== "healthy");
+  return [
+    `undrift applied this pull request's record (${at}).`,
+    ...section("**Applied**", ok.map(appliedLine), "- nothing"),
+    ...section(
+      "**Not applied** (refused or skipped by the cluster)",
+      failed.map((r) => `- \`${objectLabel(r)}\`: ${r.action}${r.reason ? `: ${r.reason}` : ""}`),
+    ),
+    ...section(
+      "**Pruned** (orphans this pull request approved)",
+      deleted.map((r) => `- \`${objectLabel(r)}\`: deleted${r.reason ? ` (${r.reason})` : ""}`),
+    ),
+    ...section("**Skipped**", [
+      ...outcome.held.map((h) => `- \`${objectLabel(h.object)}\` (${h.object.status}): ${h.reason}`),
+      ...kept.map((r) => `- \`${objectLabel(r)}\` (orphaned): not pruned: ${r.reason ?? r.action}`),
+    ]),
+    ...section(
+      "**Already in sync** (nothing to apply)",
+      outcome.settled.map((label) => `- \`${label}\``),
+    ),
+    healthLine(failed.length, unhealthy.length),
+    ...(outcome.held.some((h) => h.unseen)
+      ? ["The skipped drift stays for the next scan, which proposes it in a new pull request."]
+      : []),
+  ].join("\n\n");
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import type { ObjectRecord } from "../../../../src/model/change-set.ts";
+import { type RevertMergeOutcome, revertMergeComment } from "../../../../src/report/app/revert-merge-body.ts";
+
+const record = (name: string, extra: Partial<ObjectRecord>): ObjectRecord => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  namespace: "shop",
+  name,
+  action: "configured",
+  ...extra,
+});
+const outcome = (extra: Partial<RevertMergeOutcome>): RevertMergeOutcome => ({
+  target: "infra",
+  cluster: "prod-eu",
+  revision: "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+  applied: [],
+  pruned: [],
+  held: [],
+  settled: [],
+  ...extra,
+});
+
+describe("the merged revert pull request's comment", () => {
+  it("lists what was applied with its fields and health, what was refused, pruned and already in sync", () => {
+    const body = revertMergeComment(
+      outcome({
+        applied: [
+          record("web", {
+            changes: ["/spec/replicas"],
+            health: { status: "not-ready", message: "1 of 3 updated", waited: true },
+          }),
+          record("api", { action: "failed", reason: "admission webhook denied" }),
+        ],
+        pruned: [record("old", { action: "deleted", reason: "propagation Background" })],
+        settled: ["apps/v1 Deployment shop/cache"],
+      }),
+    );
+    expect(body).toBe(
+      [
+        "undrift applied this pull request's record (cluster `prod-eu`, target `infra`, revision `4b825dc642cb`).",
+        "**Applied**\n\n- `apps/v1 Deployment shop/web`: configured `/spec/replicas`; health: not-ready (1 of 3 updated)",
+        "**Not applied** (refused or skipped by the cluster)\n\n- `apps/v1 Deployment shop/api`: failed: admission webhook denied",
+        "**Pruned** (orphans this pull request approved)\n\n- `apps/v1 Deployment shop/old`: deleted (propagation Background)",
+        "**Already in sync** (nothing to apply)\n\n- `apps/v1 Deployment shop/cache`",
+        "**Health:** 1 object(s) not applied.",
+      ].join("\n\n"),
+    );
+  });
+
+  it("says nothing was applied, and why, when the merge was refused", () => {
+    expect(revertMergeComment(outcome({ refused: "the record names a target that moved" }))).toBe(
+      "**Nothing was applied** (cluster `prod-eu`, target `infra`, revision `4b825dc642cb`): the record names a target that moved",
+    );
+  });
+
+  it("says every applied object is healthy, and an empty apply applied nothing", () => {
+    expect(revertMergeComment(outcome({}))).toContain(
+      "**Applied**\n\n- nothing\n\n**Health:** every applied object is healthy.",
+    );
+  });
+});
