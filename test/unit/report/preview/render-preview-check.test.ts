@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { PreviewReport } from "../../../src/model/preview-report.ts";
-import { renderPreviewCheck } from "../../../src/report/preview/render-preview-check.ts";
-import { detailsLabels, expectBalancedDetails, expectBalancedFences } from "./markdown-checks.ts";
+import type { PreviewReport } from "../../../../src/model/preview-report.ts";
+import { renderPreviewCheck } from "../../../../src/report/preview/render-preview-check.ts";
+import { detailsLabels, expectBalancedDetails, expectBalancedFences } from "../markdown-checks.ts";
 import {
   changesOnlyPreview,
   HEAD,
@@ -11,7 +11,7 @@ import {
   SECRET_VALUES,
   SECRET_VALUES_BASE64,
   samplePreview,
-} from "./sample-preview.ts";
+} from "../sample-preview.ts";
 
 const LIMIT = 65_535;
 

@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
-import { renderPreviewText } from "../../../src/report/preview/render-preview-text.ts";
+import { renderPreviewText } from "../../../../src/report/preview/render-preview-text.ts";
 import {
   changesOnlyPreview,
   noChangePreview,
@@ -8,7 +8,7 @@ import {
   SECRET_VALUES,
   SECRET_VALUES_BASE64,
   samplePreview,
-} from "./sample-preview.ts";
+} from "../sample-preview.ts";
 
 describe("renderPreviewText", () => {
   const text = renderPreviewText(samplePreview());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderPreviewComment } from "../../../src/report/preview/render-preview-comment.ts";
-import { detailsLabels, expectBalancedDetails, expectBalancedFences } from "./markdown-checks.ts";
+import { renderPreviewComment } from "../../../../src/report/preview/render-preview-comment.ts";
+import { detailsLabels, expectBalancedDetails, expectBalancedFences } from "../markdown-checks.ts";
 import {
   changesOnlyPreview,
   HEAD,
@@ -10,7 +10,7 @@ import {
   SECRET_VALUES,
   SECRET_VALUES_BASE64,
   samplePreview,
-} from "./sample-preview.ts";
+} from "../sample-preview.ts";
 
 /** What the app passes: GitHub's limit less room for the marker line. */
 const MAX_LENGTH = 65_536 - 100;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { renderPreviewJson } from "../../../src/report/preview/render-preview-json.ts";
-import { renderJson } from "../../../src/report/render-json.ts";
-import { renderFailedPreview, SECRET_VALUES, SECRET_VALUES_BASE64, samplePreview } from "./sample-preview.ts";
+import { renderPreviewJson } from "../../../../src/report/preview/render-preview-json.ts";
+import { renderJson } from "../../../../src/report/render-json.ts";
+import { renderFailedPreview, SECRET_VALUES, SECRET_VALUES_BASE64, samplePreview } from "../sample-preview.ts";
 
 describe("renderPreviewJson", () => {
   const report = samplePreview();

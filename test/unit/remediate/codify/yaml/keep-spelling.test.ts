@@ -1,6 +1,6 @@
 // Codify writes a value back in the spelling its file used, as kubectl reads it.
 import { describe, expect, it } from "vitest";
-import { setYamlValue } from "../../../../src/remediate/codify/yaml/set-yaml-value.ts";
+import { setYamlValue } from "../../../../../src/remediate/codify/yaml/set-yaml-value.ts";
 
 const pod = (mode: string) =>
   `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  volumes:\n    - name: s\n      secret:\n        secretName: s\n        defaultMode: ${mode} # rwx\n`;
