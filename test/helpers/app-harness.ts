@@ -36,8 +36,16 @@ export interface AppHarness {
   probot: Probot;
   registry: ClusterRegistry;
   snapshotDir: string;
-  /** Signs and POSTs a webhook to the app's middleware; resolves with GitHub's view of the delivery. */
-  deliver(name: string, payload: object): Promise<{ status: number; body: string }>;
+  /**
+   * Signs and POSTs a webhook to the app's middleware; resolves with GitHub's view of the delivery.
+   * `id` is the delivery id (a redelivery repeats it; default a new one); `signature` replaces the
+   * right one (null sends none), as a forger would.
+   */
+  deliver(
+    name: string,
+    payload: object,
+    options?: { id?: string; signature?: string | null },
+  ): Promise<{ status: number; body: string }>;
   /** The app's scan workers in this process; `timing` shortens locks and stalled checks for recovery tests. */
   startWorkers(clusters: string[], options?: { timing?: WorkerTiming }): ScanWorkers;
   /** Waits until `count` scan jobs of `cluster` have completed or failed, and returns them. */
@@ -85,16 +93,19 @@ export async function openAppHarness(params: {
     probot,
     registry,
     snapshotDir,
-    async deliver(name, payload) {
+    async deliver(name, payload, options = {}) {
       const body = JSON.stringify(payload);
-      const signature = `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(body).digest("hex")}`;
+      const signature =
+        options.signature === undefined
+          ? `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(body).digest("hex")}`
+          : options.signature;
       const response = await fetch(url, {
         method: "POST",
         headers: {
           "content-type": "application/json",
           "x-github-event": name,
-          "x-github-delivery": randomUUID(),
-          "x-hub-signature-256": signature,
+          "x-github-delivery": options.id ?? randomUUID(),
+          ...(signature === null ? {} : { "x-hub-signature-256": signature }),
         },
         body,
       });
