@@ -16,11 +16,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Job } from "bullmq";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { stringify } from "yaml";
 import { undriftApp } from "../../src/app/app.ts";
 import { type ClusterRegistry, loadClusterRegistry } from "../../src/config/cluster-registry.ts";
+import type { ScanJobSettings } from "../../src/queue/create-queues.ts";
 import { type ScanWorkers, startScanWorkers, type WorkerTiming } from "../../src/queue/scan-worker.ts";
 import { scanHandlers } from "../../src/worker/scan-handlers.ts";
 import type { RepoCommit } from "./app-github.ts";
@@ -57,26 +58,35 @@ export async function openAppHarness(params: {
   clusters: Record<string, { kubeconfig: string; repositories: string[] }>;
   /** Another Redis than REDIS_URL's, such as a private redis-server a test restarts. */
   redisUrl?: string;
+  /** The Octokit class the app acts with; default the production one with its retries and throttling off. */
+  octokit?: typeof ProbotOctokit;
+  /** How scan jobs retry (test default: 3 attempts, 20ms backoff). */
+  scanJobs?: Partial<ScanJobSettings>;
+  /** Where the app's and Probot's log lines go (default: silent, or LOG_LEVEL to stdout). */
+  log?: Logger;
 }): Promise<AppHarness> {
   privateKey ??= generateKeyPairSync("rsa", {
     modulusLength: 2048,
     privateKeyEncoding: { type: "pkcs1", format: "pem" },
     publicKeyEncoding: { type: "spki", format: "pem" },
   }).privateKey;
-  const redis = await openTestRedis(params.redisUrl ? { url: params.redisUrl } : {});
+  const redis = await openTestRedis({
+    ...(params.redisUrl ? { url: params.redisUrl } : {}),
+    ...(params.scanJobs ? { scanJobs: params.scanJobs } : {}),
+  });
   const scratch = await mkdtemp(join(tmpdir(), "undrift-app-"));
   const registryFile = join(scratch, "clusters.yaml");
   await writeFile(registryFile, stringify({ clusters: params.clusters }));
   const registry = await loadClusterRegistry(registryFile);
   const snapshotDir = join(scratch, "snapshots");
-  const log = pino({ level: process.env.LOG_LEVEL ?? "silent" });
+  const log = params.log ?? pino({ level: process.env.LOG_LEVEL ?? "silent" });
   const probot = new Probot({
     appId: 4242,
     privateKey,
     secret: WEBHOOK_SECRET,
     log,
     // Retries and throttling off: each request the app makes is one request on the mock's log.
-    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    Octokit: params.octokit ?? ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
   });
   const middleware = await createNodeMiddleware(undriftApp({ queues: redis.queues, registry }), { probot });
   const server: Server = createServer((req, res) => {
