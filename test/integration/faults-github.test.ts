@@ -75,6 +75,16 @@ const refuse = (status: number, message: string, headers: Record<string, string>
   headers,
 });
 
+/** One line of figures per test, for the record: attempts, requests, the writes' answers, a measured wait. */
+function figures(name: string, jobs: Array<Job | undefined>, waitMs?: number): void {
+  const writes = github.writes().map((r) => `${r.operationId}:${r.status}`);
+  const attempts = jobs.map((job) => `${job?.data.repo} ${job?.attemptsMade}`).join(", ");
+  const wait = waitMs === undefined ? "" : `, waited ${waitMs}ms`;
+  console.info(
+    `faults-github ${name}: attempts ${attempts}; ${github.requests.length} requests${wait}; writes ${writes.join(" ")}`,
+  );
+}
+
 async function settle(app: AppHarness, count = 1): Promise<Job[]> {
   app.startWorkers(["test"]);
   return app.settled("test", count);
@@ -119,6 +129,7 @@ describe("GitHub failing a write", () => {
     expect(gh.state.issues).toHaveLength(1);
     expect(gh.state.checkRuns).toHaveLength(1);
     expect(answered(start).filter(([op]) => op === "issues/create")).toEqual([["issues/create", 502]]);
+    figures("502 after create", [job]);
   });
 
   it("503 on a read: retried in place after a second, and the scan completes on its first attempt", async () => {
@@ -139,6 +150,7 @@ describe("GitHub failing a write", () => {
     expect(retried?.status).toBe(200);
     expect((retried?.at ?? 0) - (failed?.at ?? 0)).toBeGreaterThanOrEqual(1000);
     expect(gh.state.issues).toHaveLength(1);
+    figures("503 on a read", [job], (retried?.at ?? 0) - (failed?.at ?? 0));
   });
 });
 
@@ -169,6 +181,7 @@ describe("GitHub rate-limiting a write", () => {
     expect((next?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(2000);
     expect(gh.state.issues).toHaveLength(1);
     expect(gh.state.checkRuns).toHaveLength(1);
+    figures("429 Retry-After 2", [job], (next?.at ?? 0) - (limited?.at ?? 0));
   });
 
   it("403 secondary rate limit with retry-after: 1 on the issue: the scan comes back after 1s, one issue", async () => {
@@ -202,6 +215,7 @@ describe("GitHub rate-limiting a write", () => {
       ["issues/create", 201],
     ]);
     expect(gh.state.issues).toHaveLength(1);
+    figures("403 secondary retry-after 1", [job], (next?.at ?? 0) - (limited?.at ?? 0));
   });
 });
 
@@ -238,5 +252,6 @@ describe("one repository's outage", () => {
       expect(gh.state.issues).toHaveLength(1);
       expect(gh.state.checkRuns).toHaveLength(1);
     }
+    figures("one repository's outage", jobs);
   });
 });

@@ -57,6 +57,9 @@ describe("a delivery GitHub sends twice", () => {
 
     const jobs = await h.redis.queues.scan("test").getJobs(["waiting", "delayed", "prioritized"]);
     expect(jobs.map((job) => [job.data.target, job.data.reason])).toEqual([["infra", "install"]]);
+    // An install scan has no revision, so BullMQ numbers it: the queue's first job, and no second was added.
+    expect(jobs[0]?.id).toBe("1");
+    expect(await h.redis.redis.get(`${h.redis.prefix}:undrift-scan.test:id`)).toBe("1");
     expect((await h.redis.queues.schedule.getJobSchedulers()).map((s) => s.key)).toEqual(["acme/gitops#infra"]);
     expect(github.requests.map((r) => r.operationId).filter((op) => op === "repos/get-content")).toHaveLength(1);
     const audit = await readAudit({ redis: h.redis.redis, key: `${h.redis.prefix}:audit` });
