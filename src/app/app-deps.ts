@@ -3,6 +3,7 @@ import type { Probot } from "probot";
 import type { ClusterRegistry } from "../config/cluster-registry.ts";
 import type { KeyValueStore } from "../github/key-value-store.ts";
 import type { UndriftQueues } from "../queue/create-queues.ts";
+import type { OncePerDelivery } from "./once-per-delivery.ts";
 
 /** The queues webhooks feed, and the cluster registry to refuse targets with before they are scheduled. */
 export interface AppDeps {
@@ -14,9 +15,13 @@ export interface AppDeps {
   registry?: ClusterRegistry;
 }
 
-/** What each event's registration gets: the app to register on, its deps, and the snapshot and ETag store. */
+/**
+ * What each event's registration gets: the app to register on, its deps, the snapshot and ETag store,
+ * and `once`, which each handler is wrapped in so that a redelivery (same delivery id) is not acted on twice.
+ */
 export interface AppWiring {
   app: Probot;
   deps: AppDeps;
   store: KeyValueStore;
+  once: OncePerDelivery;
 }

@@ -12,20 +12,28 @@
 //   issue_comment.created (`/undrift scan` on a tracking issue or drift PR, by a writer) -> a scan
 //                       (`/undrift preview` on a pull request, by a writer) -> the preview again
 //
+// Every handler runs once per delivery id (once-per-delivery.ts): GitHub's redeliveries repeat the id.
+//
 //   await run(undriftApp({ queues, registry }));
 import type { ApplicationFunction, Probot } from "probot";
+import { deliveryClaims } from "../state/delivery-claims.ts";
 import { redisStore } from "../state/redis-store.ts";
 import type { AppDeps } from "./app-deps.ts";
 import { onInstallationEvents } from "./on-installation-events.ts";
 import { onIssueComment } from "./on-issue-comment.ts";
 import { onPullRequestEvents } from "./on-pull-request-events.ts";
 import { onPush } from "./on-push.ts";
+import { oncePerDelivery } from "./once-per-delivery.ts";
 
 export function undriftApp(deps: AppDeps): ApplicationFunction {
   return (app: Probot) => {
     const { queues } = deps;
     const store = redisStore({ redis: queues.connection, prefix: queues.prefix });
-    const wiring = { app, deps, store };
+    const once = oncePerDelivery({
+      claims: deliveryClaims({ redis: queues.connection, prefix: queues.prefix }),
+      log: app.log,
+    });
+    const wiring = { app, deps, store, once };
     // 1. Installations schedule or unschedule their repositories.
     onInstallationEvents(wiring);
     // 2. A push to the default branch reloads the config and scans what changed.

@@ -7,7 +7,7 @@ import { handleInstallation } from "./handle-installation.ts";
 import { unscheduleRepos } from "./unschedule-repos.ts";
 
 export function onInstallationEvents(params: AppWiring): void {
-  const { app, deps, store } = params;
+  const { app, deps, store, once } = params;
   const { queues } = deps;
 
   // Installed or unsuspended: every repository it covers; added: the ones added.
@@ -25,32 +25,44 @@ export function onInstallationEvents(params: AppWiring): void {
       repositories,
       actor: payload.sender.login,
     });
-  app.on(["installation.created", "installation.unsuspend"], async (context) => {
-    await schedule(context, context.payload, context.payload.repositories);
-  });
-  app.on("installation_repositories.added", async (context) => {
-    await schedule(context, context.payload, context.payload.repositories_added);
-  });
+  app.on(
+    ["installation.created", "installation.unsuspend"],
+    once("installation", async (context) => {
+      await schedule(context, context.payload, context.payload.repositories);
+    }),
+  );
+  app.on(
+    "installation_repositories.added",
+    once("repositories-added", async (context) => {
+      await schedule(context, context.payload, context.payload.repositories_added);
+    }),
+  );
 
-  app.on(["installation.deleted", "installation.suspend"], async (context) => {
-    const { installation, action, sender } = context.payload;
-    await unscheduleRepos({
-      queues,
-      log: context.log,
-      actor: sender.login,
-      why: `installation ${action}`,
-      scope: { installationId: installation.id },
-    });
-  });
+  app.on(
+    ["installation.deleted", "installation.suspend"],
+    once("uninstall", async (context) => {
+      const { installation, action, sender } = context.payload;
+      await unscheduleRepos({
+        queues,
+        log: context.log,
+        actor: sender.login,
+        why: `installation ${action}`,
+        scope: { installationId: installation.id },
+      });
+    }),
+  );
 
-  app.on("installation_repositories.removed", async (context) => {
-    const { repositories_removed, sender } = context.payload;
-    await unscheduleRepos({
-      queues,
-      log: context.log,
-      actor: sender.login,
-      why: "repository removed from the installation",
-      scope: { repos: repositories_removed.map((r) => r.full_name) },
-    });
-  });
+  app.on(
+    "installation_repositories.removed",
+    once("repositories-removed", async (context) => {
+      const { repositories_removed, sender } = context.payload;
+      await unscheduleRepos({
+        queues,
+        log: context.log,
+        actor: sender.login,
+        why: "repository removed from the installation",
+        scope: { repos: repositories_removed.map((r) => r.full_name) },
+      });
+    }),
+  );
 }

@@ -25,24 +25,27 @@ function pullRequestOf(payload: PullRequestPayload) {
 }
 
 export function onPullRequestEvents(params: AppWiring): void {
-  const { app, deps } = params;
+  const { app, deps, once } = params;
 
-  app.on("pull_request.closed", async (context) => {
-    const { payload } = context;
-    const common = pullRequestOf(payload);
-    if (!common) return;
-    const pr = payload.pull_request;
-    await handlePullRequestClosed({
-      deps,
-      octokit: context.octokit,
-      log: context.log,
-      pr: { ...common, merged: pr.merged === true, mergeCommitSha: pr.merge_commit_sha },
-    });
-  });
+  app.on(
+    "pull_request.closed",
+    once("pull-request-closed", async (context) => {
+      const { payload } = context;
+      const common = pullRequestOf(payload);
+      if (!common) return;
+      const pr = payload.pull_request;
+      await handlePullRequestClosed({
+        deps,
+        octokit: context.octokit,
+        log: context.log,
+        pr: { ...common, merged: pr.merged === true, mergeCommitSha: pr.merge_commit_sha },
+      });
+    }),
+  );
 
   app.on(
     PREVIEW_ACTIONS.map((action) => `pull_request.${action}` as const),
-    async (context) => {
+    once("pull-request-preview", async (context) => {
       const { payload } = context;
       const common = pullRequestOf(payload);
       if (!common) return;
@@ -59,6 +62,6 @@ export function onPullRequestEvents(params: AppWiring): void {
           baseSha: pr.base.sha,
         },
       });
-    },
+    }),
   );
 }

@@ -9,6 +9,7 @@ import { undriftApp } from "../app/app.ts";
 import { resyncAtBoot } from "../app/resync-at-boot.ts";
 import { loadClusterRegistry } from "../config/cluster-registry.ts";
 import { parseServerEnv, ServerEnvError } from "../config/server-env.ts";
+import { AppOctokit } from "../github/app-octokit.ts";
 import { createRedisConnection } from "../queue/connection.ts";
 import { createQueues } from "../queue/create-queues.ts";
 import { startWorkers } from "./start-workers.ts";
@@ -18,41 +19,48 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
   let closeApp: (() => Promise<void>) | undefined;
   let resync: Promise<void> | undefined;
   const before = new Set(process.listeners("SIGINT"));
-  const server = await run(async (app, options) => {
-    // Read first, so that a mistake in them opens no connection to linger.
-    const env = parseServerEnv(process.env);
-    const registry = env.clustersFile ? await loadClusterRegistry(env.clustersFile) : undefined;
-    if (!registry && params.workers)
-      throw new ServerEnvError("UNDRIFT_CLUSTERS: required: the path of the cluster registry (YAML) workers scan with");
-    if (!registry)
-      app.log.warn(
-        "UNDRIFT_CLUSTERS is not set: targets are scheduled unchecked, and workers refuse those their registry does not allow",
-      );
-    const producer = createRedisConnection({ role: "producer", url: env.redisUrl, name: "undrift-web" });
-    const queues = createQueues({ connection: producer, log: app.log });
-    const closeQueues = async () => {
-      await queues.close();
-      await producer.quit();
-    };
-    closeApp = closeQueues;
-    const deps = { queues, ...(registry ? { registry } : {}) };
-    await undriftApp(deps)(app, options);
-    resync = resyncAtBoot({ deps, probot: app, log: app.log }).then(
-      (changes) =>
-        app.log.info(
-          { created: changes.created, updated: changes.updated, removed: changes.removed },
-          "schedulers resynced with the installations",
-        ),
-      (error: unknown) => app.log.error({ err: error }, "resync at boot failed; the schedulers were left as they were"),
-    );
-    if (params.workers && registry) {
-      const workers = startWorkers({ probot: app, queues, registry, env, log: app.log });
-      closeApp = async () => {
-        await workers.close();
-        await closeQueues();
+  const server = await run(
+    async (app, options) => {
+      // Read first, so that a mistake in them opens no connection to linger.
+      const env = parseServerEnv(process.env);
+      const registry = env.clustersFile ? await loadClusterRegistry(env.clustersFile) : undefined;
+      if (!registry && params.workers)
+        throw new ServerEnvError(
+          "UNDRIFT_CLUSTERS: required: the path of the cluster registry (YAML) workers scan with",
+        );
+      if (!registry)
+        app.log.warn(
+          "UNDRIFT_CLUSTERS is not set: targets are scheduled unchecked, and workers refuse those their registry does not allow",
+        );
+      const producer = createRedisConnection({ role: "producer", url: env.redisUrl, name: "undrift-web" });
+      const queues = createQueues({ connection: producer, log: app.log });
+      const closeQueues = async () => {
+        await queues.close();
+        await producer.quit();
       };
-    }
-  }).catch(async (error: unknown) => {
+      closeApp = closeQueues;
+      const deps = { queues, ...(registry ? { registry } : {}) };
+      await undriftApp(deps)(app, options);
+      resync = resyncAtBoot({ deps, probot: app, log: app.log }).then(
+        (changes) =>
+          app.log.info(
+            { created: changes.created, updated: changes.updated, removed: changes.removed },
+            "schedulers resynced with the installations",
+          ),
+        (error: unknown) =>
+          app.log.error({ err: error }, "resync at boot failed; the schedulers were left as they were"),
+      );
+      if (params.workers && registry) {
+        const workers = startWorkers({ probot: app, queues, registry, env, log: app.log });
+        closeApp = async () => {
+          await workers.close();
+          await closeQueues();
+        };
+      }
+    },
+    // undrift's Octokit (app-octokit.ts): no blind re-send of a create, and a 429 retried no sooner than it asks.
+    { Octokit: AppOctokit },
+  ).catch(async (error: unknown) => {
     await closeApp?.();
     throw error;
   });

@@ -5,6 +5,7 @@
 import { createProbot } from "probot";
 import { loadClusterRegistry } from "../config/cluster-registry.ts";
 import { parseServerEnv, ServerEnvError } from "../config/server-env.ts";
+import { AppOctokit } from "../github/app-octokit.ts";
 import { createRedisConnection } from "../queue/connection.ts";
 import { createQueues } from "../queue/create-queues.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
@@ -25,8 +26,9 @@ export async function workerCommand(argv: string[]): Promise<number> {
       "APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH): required: workers act on GitHub as the app",
     );
   }
-  // Probot's own options from the environment (GHE_HOST, LOG_LEVEL, REDIS_URL for shared throttling).
-  const probot = createProbot();
+  // Probot's own options from the environment (GHE_HOST, LOG_LEVEL, REDIS_URL for shared throttling),
+  // with undrift's Octokit: no blind re-send of a create, and a 429 retried no sooner than it asks.
+  const probot = createProbot({ overrides: { Octokit: AppOctokit } });
   // Its logger exists once it has initialized.
   await probot.ready();
   const producer = createRedisConnection({ role: "producer", url: env.redisUrl, name: "undrift-worker-producer" });

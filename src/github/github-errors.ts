@@ -73,11 +73,16 @@ export function classifyGitHubError(error: unknown, now: number = Date.now()): G
   const message = String(e.message ?? "").toLowerCase();
   const limited =
     status === 429 || (status === 403 && (headers["x-ratelimit-remaining"] === "0" || message.includes("rate limit")));
-  if (limited) return { kind: "rate-limited", status, ...optional("retryAfterMs", retryAfterMs) };
+  // GitHub: after a secondary limit without retry-after, wait at least a minute (retrying sooner extends it).
+  const wait = retryAfterMs ?? (message.includes("secondary rate limit") ? SECONDARY_FALLBACK_MS : undefined);
+  if (limited) return { kind: "rate-limited", status, ...optional("retryAfterMs", wait) };
   if (status >= 500 || status === 408 || status === 409) return { kind: "transient", status };
   if (status === 401 || status === 403 || status === 404) return { kind: "permission", status };
   return { kind: "invalid", status };
 }
+
+/** The wait after a secondary rate limit that named none, as GitHub's docs and Octokit's throttling take it. */
+const SECONDARY_FALLBACK_MS = 60_000;
 
 /** Runs one GitHub request (or a few that form one step), turning its failure into a GitHubError named after the step. */
 export async function githubStep<T>(params: { repo: RepoRef; step: string; run: () => Promise<T> }): Promise<T> {

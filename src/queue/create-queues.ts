@@ -10,12 +10,13 @@ import type { Redis } from "ioredis";
 import { createRedisConnection } from "./connection.ts";
 import { SCHEDULE_QUEUE, type ScanJob, type ScheduledScanJob, scanQueueName } from "./jobs.ts";
 import { type QueueLog, stderrLog } from "./queue-log.ts";
+import { RETRY_BACKOFF } from "./retry-backoff.ts";
 
 /** How scan jobs retry and how many finished ones Redis keeps. */
 export interface ScanJobSettings {
   /** Tries in all, the first included; transient errors are retried until then. Default 5. */
   attempts: number;
-  /** First retry delay; it doubles each time (15s, 30s, 1m, 2m by default). */
+  /** First retry delay; it doubles each time (15s, 30s, 1m, 2m by default), and is never shorter than a rate limit's Retry-After. */
   backoffMs: number;
   /** Completed scans kept, and for how long: their job ids stop repeated webhooks of a revision. */
   keepCompleted: { count: number; ageSeconds: number };
@@ -84,7 +85,8 @@ export function createQueues(params: {
     },
     scanJobOptions: {
       attempts: settings.attempts,
-      backoff: { type: "exponential", delay: settings.backoffMs },
+      // Exponential from backoffMs, but not sooner than the failure asked (retry-backoff.ts); workers resolve the type.
+      backoff: { type: RETRY_BACKOFF, delay: settings.backoffMs },
       removeOnComplete: { count: settings.keepCompleted.count, age: settings.keepCompleted.ageSeconds },
       removeOnFail: { count: settings.keepFailed.count, age: settings.keepFailed.ageSeconds },
     },

@@ -19,6 +19,7 @@ import type { UndriftQueues } from "./create-queues.ts";
 import { SCHEDULE_QUEUE, scanQueueName } from "./jobs.ts";
 import { createProcessor, type ScanHandlers } from "./process-job.ts";
 import { type QueueLog, stderrLog } from "./queue-log.ts";
+import { retryBackoff } from "./retry-backoff.ts";
 
 /** How long close() lets running scans finish before handing them back: inside Kubernetes' default 30s grace. */
 export const DEFAULT_GRACE_MS = 20_000;
@@ -58,7 +59,13 @@ export function startScanWorkers(params: {
   const connection = params.connection ?? createRedisConnection({ role: "worker" });
   let handingBack = false;
   const processor = createProcessor({ queues, handlers: params.handlers, handingBack: () => handingBack });
-  const base: WorkerOptions = { connection, prefix: queues.prefix, ...params.timing };
+  // Scan jobs' backoff type is resolved here: exponential, but never sooner than a rate limit's Retry-After.
+  const base: WorkerOptions = {
+    connection,
+    prefix: queues.prefix,
+    settings: { backoffStrategy: retryBackoff },
+    ...params.timing,
+  };
 
   const start = (name: string, options: Partial<WorkerOptions>, fields: object): Worker => {
     const worker = new Worker(name, processor, { ...base, ...options });

@@ -16,11 +16,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Job } from "bullmq";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { stringify } from "yaml";
 import { undriftApp } from "../../src/app/app.ts";
 import { type ClusterRegistry, loadClusterRegistry } from "../../src/config/cluster-registry.ts";
+import type { ScanJobSettings } from "../../src/queue/create-queues.ts";
 import { type ScanWorkers, startScanWorkers, type WorkerTiming } from "../../src/queue/scan-worker.ts";
 import { scanHandlers } from "../../src/worker/scan-handlers.ts";
 import type { RepoCommit } from "./app-github.ts";
@@ -36,8 +37,16 @@ export interface AppHarness {
   probot: Probot;
   registry: ClusterRegistry;
   snapshotDir: string;
-  /** Signs and POSTs a webhook to the app's middleware; resolves with GitHub's view of the delivery. */
-  deliver(name: string, payload: object): Promise<{ status: number; body: string }>;
+  /**
+   * Signs and POSTs a webhook to the app's middleware; resolves with GitHub's view of the delivery.
+   * `id` is the delivery id (a redelivery repeats it; default a new one); `signature` replaces the
+   * right one (null sends none), as a forger would.
+   */
+  deliver(
+    name: string,
+    payload: object,
+    options?: { id?: string; signature?: string | null },
+  ): Promise<{ status: number; body: string }>;
   /** The app's scan workers in this process; `timing` shortens locks and stalled checks for recovery tests. */
   startWorkers(clusters: string[], options?: { timing?: WorkerTiming }): ScanWorkers;
   /** Waits until `count` scan jobs of `cluster` have completed or failed, and returns them. */
@@ -49,26 +58,35 @@ export async function openAppHarness(params: {
   clusters: Record<string, { kubeconfig: string; repositories: string[] }>;
   /** Another Redis than REDIS_URL's, such as a private redis-server a test restarts. */
   redisUrl?: string;
+  /** The Octokit class the app acts with; default the production one with its retries and throttling off. */
+  octokit?: typeof ProbotOctokit;
+  /** How scan jobs retry (test default: 3 attempts, 20ms backoff). */
+  scanJobs?: Partial<ScanJobSettings>;
+  /** Where the app's and Probot's log lines go (default: silent, or LOG_LEVEL to stdout). */
+  log?: Logger;
 }): Promise<AppHarness> {
   privateKey ??= generateKeyPairSync("rsa", {
     modulusLength: 2048,
     privateKeyEncoding: { type: "pkcs1", format: "pem" },
     publicKeyEncoding: { type: "spki", format: "pem" },
   }).privateKey;
-  const redis = await openTestRedis(params.redisUrl ? { url: params.redisUrl } : {});
+  const redis = await openTestRedis({
+    ...(params.redisUrl ? { url: params.redisUrl } : {}),
+    ...(params.scanJobs ? { scanJobs: params.scanJobs } : {}),
+  });
   const scratch = await mkdtemp(join(tmpdir(), "undrift-app-"));
   const registryFile = join(scratch, "clusters.yaml");
   await writeFile(registryFile, stringify({ clusters: params.clusters }));
   const registry = await loadClusterRegistry(registryFile);
   const snapshotDir = join(scratch, "snapshots");
-  const log = pino({ level: process.env.LOG_LEVEL ?? "silent" });
+  const log = params.log ?? pino({ level: process.env.LOG_LEVEL ?? "silent" });
   const probot = new Probot({
     appId: 4242,
     privateKey,
     secret: WEBHOOK_SECRET,
     log,
     // Retries and throttling off: each request the app makes is one request on the mock's log.
-    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    Octokit: params.octokit ?? ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
   });
   const middleware = await createNodeMiddleware(undriftApp({ queues: redis.queues, registry }), { probot });
   const server: Server = createServer((req, res) => {
@@ -85,16 +103,19 @@ export async function openAppHarness(params: {
     probot,
     registry,
     snapshotDir,
-    async deliver(name, payload) {
+    async deliver(name, payload, options = {}) {
       const body = JSON.stringify(payload);
-      const signature = `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(body).digest("hex")}`;
+      const signature =
+        options.signature === undefined
+          ? `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(body).digest("hex")}`
+          : options.signature;
       const response = await fetch(url, {
         method: "POST",
         headers: {
           "content-type": "application/json",
           "x-github-event": name,
-          "x-github-delivery": randomUUID(),
-          "x-hub-signature-256": signature,
+          "x-github-delivery": options.id ?? randomUUID(),
+          ...(signature === null ? {} : { "x-hub-signature-256": signature }),
         },
         body,
       });

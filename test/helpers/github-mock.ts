@@ -53,6 +53,8 @@ export interface LoggedRequest {
   /** The operation of the REST description it matched (`checks/create`). */
   operationId?: string;
   status: number;
+  /** When the mock received it (Date.now()), to measure the waits between retries. */
+  at: number;
 }
 
 export interface GitHubMock {
@@ -211,6 +213,7 @@ function logEntry(params: {
     query: Object.fromEntries(url.searchParams),
     headers: Object.fromEntries(req.headers),
     status: params.status,
+    at: Date.now(),
   };
   if (checked?.operation) entry.operationId = checked.operation.operationId;
   if (checked?.json !== undefined) entry.json = checked.json;

@@ -32,7 +32,7 @@ describe("enqueueScan", () => {
     expect(stored?.name).toBe("scan");
     expect(stored?.data).toEqual(job({ revision: sha(1) }));
     expect(stored?.opts.attempts).toBe(3);
-    expect(stored?.opts.backoff).toEqual({ type: "exponential", delay: 20 });
+    expect(stored?.opts.backoff).toEqual({ type: "undrift-retry", delay: 20 });
     expect(stored?.opts.removeOnComplete).toEqual({ count: 1000, age: 7 * 24 * 3600 });
     expect(stored?.opts.removeOnFail).toEqual({ count: 5000, age: 30 * 24 * 3600 });
     expect(await t.queues.scan("staging").count()).toBe(0);

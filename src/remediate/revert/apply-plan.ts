@@ -9,6 +9,7 @@
 
 import type { IgnoreRule, Jq } from "../../drift/ignore-rules.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
+import { ClusterUnreachableError } from "../../live/errors.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import { mapLimit } from "../../live/map-limit.ts";
 import { applyAction, type ObjectRecord, type WaitMode } from "../../model/change-set.ts";
@@ -20,6 +21,7 @@ import type { PlannedObject } from "../../plan/revert/plan-revert.ts";
 import { applyDesired } from "./apply-desired.ts";
 import { awaitKinds } from "./await-kinds.ts";
 import { type AppliedEntry, recordHealth } from "./record-health.ts";
+import { RevertError } from "./revert-error.ts";
 
 export async function applyPlan(params: {
   client: KubeClient;
@@ -34,6 +36,12 @@ export async function applyPlan(params: {
   /** Rules whose fields keep their live values on objects that exist: respectedIgnoreRules(target). */
   ignoreRules: IgnoreRule[];
   jq: Jq;
+  /**
+   * A cluster that stops answering mid-way fails the objects it did not answer for (records saying so)
+   * and the others keep theirs, for a person reading what was done; without it the error stops the
+   * apply, for a job whose retry applies the whole plan again.
+   */
+  recordUnreachable?: boolean;
 }): Promise<{ entries: AppliedEntry[]; index: ResourceIndex }> {
   const { client, dryRun } = params;
   let index = params.index;
@@ -54,19 +62,26 @@ export async function applyPlan(params: {
     }
     const resource = index.find(object.apiVersion, object.kind);
     if (!resource) return { planned, record: unserved(planned, crds.get(kindOf(object)), dryRun) };
-    const { record, applied } = await applyDesired({
-      client,
-      resource,
-      planned,
-      fieldManager: params.fieldManager,
-      force: params.force,
-      isHuman: params.isHuman,
-      dryRun,
-      time,
-      ignoreRules: params.ignoreRules,
-      jq: params.jq,
-    });
-    return { planned, record, ...(applied ? { applied } : {}) };
+    try {
+      const { record, applied } = await applyDesired({
+        client,
+        resource,
+        planned,
+        fieldManager: params.fieldManager,
+        force: params.force,
+        isHuman: params.isHuman,
+        dryRun,
+        time,
+        ignoreRules: params.ignoreRules,
+        jq: params.jq,
+      });
+      return { planned, record, ...(applied ? { applied } : {}) };
+    } catch (error) {
+      if (!params.recordUnreachable || !unreachable(error)) throw error;
+      // A lost answer may come after the server applied it; the next revert finds it in sync or applies it.
+      const reason = `${error.step}: ${error.cause.message}; it may not be applied: run revert again`;
+      return { planned, record: { ...ref, action: "failed", reason } };
+    }
   };
 
   for (const stage of [0, 1, 2, 3] as const) {
@@ -93,6 +108,10 @@ export async function applyPlan(params: {
     }
   }
   return { entries, index };
+}
+
+function unreachable(error: unknown): error is RevertError & { cause: ClusterUnreachableError } {
+  return error instanceof RevertError && error.cause instanceof ClusterUnreachableError;
 }
 
 function remember(crds: Map<string, AppliedEntry>, entry: AppliedEntry): void {

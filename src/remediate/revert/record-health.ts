@@ -1,6 +1,7 @@
 // The health of applied objects, read back from the cluster (one GET each per
 // round), waited for or judged once, written onto their records.
 import type { ResourceIndex } from "../../live/discovery.ts";
+import { ClusterUnreachableError } from "../../live/errors.ts";
 import { getObject } from "../../live/get-object.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import type { ObjectRecord } from "../../model/change-set.ts";
@@ -23,18 +24,29 @@ export async function recordHealth(params: {
   deadline: number;
 }): Promise<void> {
   const { client, index } = params;
+  // Objects the cluster did not answer for on their last read: their health is unknown, not "not found".
+  const unread = new Map<number, string>();
   const health = await waitForHealth({
-    watches: params.entries.map((entry) => ({
+    watches: params.entries.map((entry, i) => ({
       item: entry,
-      read: () => {
+      read: async () => {
         const resource = index.find(entry.record.apiVersion, entry.record.kind)!;
-        return getObject({ client, resource, object: entry.planned.desired.object });
+        try {
+          const object = await getObject({ client, resource, object: entry.planned.desired.object });
+          unread.delete(i);
+          return object;
+        } catch (error) {
+          if (!(error instanceof ClusterUnreachableError)) throw error;
+          unread.set(i, error.message);
+          return undefined;
+        }
       },
     })),
     wait: params.wait,
     deadline: params.deadline,
   });
   params.entries.forEach((entry, i) => {
-    entry.record.health = health[i]!;
+    const why = unread.get(i);
+    entry.record.health = why ? { ...health[i]!, message: `could not be read back: ${why}` } : health[i]!;
   });
 }

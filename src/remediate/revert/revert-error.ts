@@ -8,6 +8,8 @@ import { isPermanent, UndriftError } from "../../model/undrift-error.ts";
 
 export class RevertError extends UndriftError {
   override name = "RevertError";
+  /** What was being done to the object: `apply failed`, `delete failed`. */
+  readonly step: string;
 
   /** A wrapper: the error it stopped on decides (a refused connection is retried, a 403 is not). */
   get permanent(): boolean {
@@ -17,6 +19,7 @@ export class RevertError extends UndriftError {
   constructor(object: Pick<KubeObject, "kind" | "metadata">, what: string, options: { cause: unknown }) {
     const why = options.cause instanceof Error ? options.cause.message : String(options.cause);
     super(`${objectPathName(object)}: ${what}: ${why}`, options);
+    this.step = what;
   }
 }
 

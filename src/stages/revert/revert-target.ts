@@ -66,6 +66,8 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
     deadline,
     ignoreRules: respectedIgnoreRules(target),
     jq: scan.policy.jq,
+    // A cluster lost mid-way: each object says whether it was applied, and the exit code says the revert is incomplete.
+    recordUnreachable: true,
   });
 
   // 4. Prune.

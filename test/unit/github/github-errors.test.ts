@@ -46,6 +46,13 @@ describe("classifying GitHub's answers", () => {
     expect(classifyGitHubError(quota, now)?.retryAfterMs).toBe(90_000);
   });
 
+  it("waits a minute after a secondary rate limit that named no wait, as GitHub's docs ask", () => {
+    const secondary = answer(403, "You have exceeded a secondary rate limit. Please wait.");
+    expect(classifyGitHubError(secondary)?.retryAfterMs).toBe(60_000);
+    const named = answer(429, "You have exceeded a secondary rate limit.", { "retry-after": "5" });
+    expect(classifyGitHubError(named)?.retryAfterMs).toBe(5_000);
+  });
+
   it("counts a request that got no answer at all as transient", () => {
     const offline = new RequestError("getaddrinfo EAI_AGAIN api.github.com", 500, { request });
     expect(classifyGitHubError(offline)).toEqual({ kind: "transient", status: 500 });

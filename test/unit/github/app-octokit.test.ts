@@ -1,0 +1,80 @@
+// The app's Octokit against GitHub's failures, request by request (the
+// OpenAPI-checked mock): which are re-sent in place, after how long, and which
+// are left to the queue's retry of the whole scan.
+import { describe, expect, it } from "vitest";
+import { AppOctokit, createsOnResend } from "../../../src/github/app-octokit.ts";
+import { type MockReply, useGitHubMock } from "../../helpers/github-mock.ts";
+
+const github = useGitHubMock();
+const octokit = () =>
+  new AppOctokit({ auth: { token: "ghs_test" }, log: { debug() {}, info() {}, warn() {}, error() {} } });
+const issue = { title: "Drift", body: "report" };
+const created = { status: 201, body: { id: 1, number: 1, html_url: "https://github.com/acme/gitops/issues/1" } };
+const failure = (status: number, message: string, headers: Record<string, string> = {}): MockReply => ({
+  status,
+  body: { message },
+  headers,
+});
+const gap = () => (github.requests[1]?.at ?? 0) - (github.requests[0]?.at ?? 0);
+
+describe("AppOctokit", () => {
+  it("does not re-send an issue create that GitHub answered with a 502: GitHub may have created it", async () => {
+    github.expect({ method: "POST", path: "/repos/acme/gitops/issues", reply: failure(502, "Server Error") });
+    const sent = octokit().request("POST /repos/{owner}/{repo}/issues", { owner: "acme", repo: "gitops", ...issue });
+    await expect(sent).rejects.toMatchObject({ status: 502 });
+    expect(github.requests).toHaveLength(1);
+  });
+
+  it("re-sends a read that GitHub answered with a 503, a second later", async () => {
+    github.expect({ method: "GET", path: "/repos/acme/gitops/issues", reply: failure(503, "Service Unavailable") });
+    github.expect({ method: "GET", path: "/repos/acme/gitops/issues", reply: { body: [] } });
+    const { data } = await octokit().request("GET /repos/{owner}/{repo}/issues", { owner: "acme", repo: "gitops" });
+    expect(data).toEqual([]);
+    expect(gap()).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("leaves a 429 to the queue, with GitHub's Retry-After on the error, rather than re-sending it sooner", async () => {
+    github.expect({
+      method: "POST",
+      path: "/repos/acme/gitops/check-runs",
+      reply: failure(429, "Too Many Requests", { "retry-after": "7", "x-ratelimit-remaining": "100" }),
+    });
+    const sent = octokit().request("POST /repos/{owner}/{repo}/check-runs", {
+      owner: "acme",
+      repo: "gitops",
+      name: "undrift/infra",
+      head_sha: "a".repeat(40),
+    });
+    await expect(sent).rejects.toMatchObject({ status: 429, response: { headers: { "retry-after": "7" } } });
+    expect(github.requests).toHaveLength(1);
+  });
+
+  it("waits out a secondary rate limit's retry-after in place, then sends the create once more", async () => {
+    github.expect({
+      method: "POST",
+      path: "/repos/acme/gitops/issues",
+      reply: failure(403, "You have exceeded a secondary rate limit. Please wait.", {
+        "retry-after": "1",
+        "x-ratelimit-remaining": "4000",
+      }),
+    });
+    github.expect({ method: "POST", path: "/repos/acme/gitops/issues", reply: created });
+    const { status } = await octokit().request("POST /repos/{owner}/{repo}/issues", {
+      owner: "acme",
+      repo: "gitops",
+      ...issue,
+    });
+    expect(status).toBe(201);
+    expect(gap()).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("names the POSTs a re-send cannot duplicate", () => {
+    expect(createsOnResend("POST", "/repos/{owner}/{repo}/issues")).toBe(true);
+    expect(createsOnResend("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments")).toBe(true);
+    expect(createsOnResend("POST", "/repos/{owner}/{repo}/pulls")).toBe(true);
+    expect(createsOnResend("POST", "/repos/{owner}/{repo}/git/trees")).toBe(false);
+    expect(createsOnResend("POST", "https://ghe.example/api/v3/repos/acme/gitops/git/commits")).toBe(false);
+    expect(createsOnResend("POST", "/app/installations/{installation_id}/access_tokens")).toBe(false);
+    expect(createsOnResend("PATCH", "/repos/{owner}/{repo}/issues/{issue_number}")).toBe(false);
+  });
+});
