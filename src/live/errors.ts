@@ -37,13 +37,34 @@ export class KubeApiError extends UndriftError {
   }
 }
 
-/** The cluster could not be reached at all (DNS, refused connection, TLS, timeout). */
+/** The cluster could not be reached at all (DNS, refused connection, a broken connection, timeout). */
 export class ClusterUnreachableError extends UndriftError {
   override name = "ClusterUnreachableError";
   readonly permanent = false;
   constructor(server: string, options: { cause: unknown }) {
     const why = options.cause instanceof Error ? options.cause.message : String(options.cause);
     super(`cluster at ${server} is unreachable: ${why}`, options);
+  }
+}
+
+/**
+ * The TLS handshake failed: the server's certificate is not signed by the kubeconfig's
+ * certificate-authority, has expired, or names another host; or the client's own
+ * certificate and key cannot be used. A retry meets the same certificates.
+ */
+export class ClusterTlsError extends UndriftError {
+  override name = "ClusterTlsError";
+  readonly permanent = true;
+}
+
+/** The API server refused the credentials (401): a wrong or expired token or client certificate. */
+export class ClusterCredentialsError extends KubeApiError {
+  override name = "ClusterCredentialsError";
+  constructor(
+    params: ConstructorParameters<typeof KubeApiError>[0] & { cluster: string; user: string; kubeconfig: string },
+  ) {
+    super(params);
+    this.message = `cluster ${params.cluster}: 401 Unauthorized: the credentials of user "${params.user}" in ${params.kubeconfig} were refused (a wrong or expired token or client certificate)`;
   }
 }
 
