@@ -13,6 +13,8 @@ export class KubeApiError extends UndriftError {
   readonly reason: string;
   readonly verb: string;
   readonly path: string;
+  /** The Status message alone, as the server wrote it. */
+  readonly statusMessage: string;
   readonly details?: StatusDetails;
 
   constructor(params: {
@@ -28,7 +30,17 @@ export class KubeApiError extends UndriftError {
     this.reason = params.reason;
     this.verb = params.verb;
     this.path = params.path;
+    this.statusMessage = params.message;
     if (params.details) this.details = params.details;
+  }
+
+  /**
+   * `403 Forbidden: User "ci" cannot patch resource "configmaps" ...`: the refusal without the request line
+   * or the server's `configmaps "web" is forbidden:`, for a message that names its object already.
+   */
+  get refusal(): string {
+    const why = this.statusMessage.replace(/^[\w.-]+ "[^"]*" is (forbidden|invalid): /, "");
+    return `${this.status} ${this.reason}${why ? `: ${why}` : ""}`;
   }
 
   /** A 401, 403 or 422 is refused again; a 5xx, 429 or 409 may pass next time. */

@@ -4,7 +4,7 @@
 
 import { actions, type ObjectRecord, type RevertResult } from "../../model/change-set.ts";
 import type { Health } from "../../model/health.ts";
-import { objectLabel } from "../../model/object-label.ts";
+import { objectLabel, problemLabel } from "../../model/object-label.ts";
 
 const width = Math.max(...actions.map((a) => a.length)) + 2;
 
@@ -14,7 +14,7 @@ export function renderRevertText(result: RevertResult): string {
   for (const record of result.resources) lines.push(...recordLines(record));
   if (result.problems.length > 0) {
     lines.push("", "problems:");
-    for (const p of result.problems) lines.push(`! ${printable(p.message)}`);
+    for (const p of result.problems) lines.push(`! ${printable(problemLabel(p))}: ${printable(p.message)}`);
   }
   return `${lines.join("\n")}\n`;
 }
