@@ -4,6 +4,7 @@
 
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
+import type { Socket } from "node:net";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { connectionError } from "./connection-error.ts";
 import { ClusterCredentialsError, KubeApiError, KubeconfigError, type StatusDetails } from "./errors.ts";
@@ -27,6 +28,8 @@ export interface KubeRequest {
 }
 
 const maxAttempts = 5;
+// As client-go's transport: a server that accepts the connection but never completes TLS (not an API server) fails fast.
+const HANDSHAKE_TIMEOUT_MS = 10_000;
 const maxRetryAfterSeconds = 5;
 
 /** Usage: `const client = new KubeClient(kc); await client.json("GET", "/api/v1/namespaces")`. */
@@ -126,8 +129,26 @@ export class KubeClient {
         return reject(failed(error));
       }
       req.on("timeout", () => req.destroy(new Error(`no answer within ${this.timeoutMs / 1000}s`)));
+      req.on("socket", (socket) => this.boundHandshake(req, socket, url.protocol === "https:"));
       req.on("error", (error) => reject(failed(error)));
       req.end(body);
     });
+  }
+
+  /** Ends the request when a new connection is not ready (connected, and for https its TLS handshake done) in time. */
+  private boundHandshake(req: ClientRequest, socket: Socket, tls: boolean): void {
+    if (!socket.connecting) return; // a kept-alive connection, ready already
+    const timer = setTimeout(() => {
+      const error = Object.assign(
+        new Error(`no ${tls ? "TLS handshake" : "connection"} within ${HANDSHAKE_TIMEOUT_MS / 1000}s`),
+        {
+          code: "ETIMEDOUT",
+        },
+      );
+      req.destroy(error);
+    }, HANDSHAKE_TIMEOUT_MS);
+    timer.unref();
+    socket.once(tls ? "secureConnect" : "connect", () => clearTimeout(timer));
+    socket.once("close", () => clearTimeout(timer));
   }
 }

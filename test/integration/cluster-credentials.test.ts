@@ -2,7 +2,9 @@
 // to fix: a certificate-authority that did not sign the server's certificate, a
 // token the server refuses, a server that is not there. Exit code 2 each time.
 import { execFile } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -113,5 +115,26 @@ describe("undrift scan with a kubeconfig that cannot be used", { timeout: 60_000
     expect(line).toMatch(
       /^cluster at https:\/\/undrift-no-such-host\.invalid:6443 is unreachable: getaddrinfo (ENOTFOUND|EAI_AGAIN)/,
     );
+  });
+
+  it("gives up on a server that accepts connections but never completes TLS, within 10 seconds", async () => {
+    const silent = createServer(() => {}); // holds every connection open, says nothing
+    silent.listen(0, "127.0.0.1");
+    await once(silent, "listening");
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const file = kubeconfigWith("silent", (config) => {
+        for (const { cluster } of config.clusters) cluster.server = `https://127.0.0.1:${port}`;
+      });
+      const started = Date.now();
+      const { code, line } = await scanWith(file);
+      expect({ code, line }).toEqual({
+        code: 2,
+        line: `cluster at https://127.0.0.1:${port} is unreachable: no TLS handshake within 10s`,
+      });
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      silent.close();
+    }
   });
 });
