@@ -69,14 +69,27 @@ export class ClusterTlsError extends UndriftError {
   readonly permanent = true;
 }
 
-/** The API server refused the credentials (401): a wrong or expired token or client certificate. */
-export class ClusterCredentialsError extends KubeApiError {
-  override name = "ClusterCredentialsError";
-  constructor(
-    params: ConstructorParameters<typeof KubeApiError>[0] & { cluster: string; user: string; kubeconfig: string },
-  ) {
+/** Who a client is, as errors name it: the kubeconfig's cluster and user, and the file they are in. */
+export interface ClientIdentity {
+  cluster: string;
+  user: string;
+  kubeconfig: string;
+}
+
+/**
+ * The API server refused the identity itself: its credentials (401: a wrong or expired token or client
+ * certificate), or, on discovery, everything it could ask (403). Every request would be refused alike.
+ */
+export class ClusterIdentityError extends KubeApiError {
+  override name = "ClusterIdentityError";
+  constructor(params: ConstructorParameters<typeof KubeApiError>[0] & { identity: ClientIdentity }) {
     super(params);
-    this.message = `cluster ${params.cluster}: 401 Unauthorized: the credentials of user "${params.user}" in ${params.kubeconfig} were refused (a wrong or expired token or client certificate)`;
+    const { cluster, user, kubeconfig } = params.identity;
+    const who = `user "${user}" in ${kubeconfig}`;
+    this.message =
+      params.status === 401
+        ? `cluster ${cluster}: 401 Unauthorized: the credentials of ${who} were refused (a wrong or expired token or client certificate)`
+        : `cluster ${cluster}: ${this.refusal.replace(/: forbidden: /, ": ")} (${who} may not read which kinds the cluster serves)`;
   }
 }
 

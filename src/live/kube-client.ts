@@ -7,7 +7,13 @@ import { request as httpsRequest, type RequestOptions } from "node:https";
 import type { Socket } from "node:net";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { connectionError } from "./connection-error.ts";
-import { ClusterCredentialsError, KubeApiError, KubeconfigError, type StatusDetails } from "./errors.ts";
+import {
+  type ClientIdentity,
+  ClusterIdentityError,
+  KubeApiError,
+  KubeconfigError,
+  type StatusDetails,
+} from "./errors.ts";
 import { kubeconfigSource } from "./load-kubeconfig.ts";
 
 function parseStatus(text: string): { reason?: string; message?: string; details?: StatusDetails } | undefined {
@@ -40,7 +46,7 @@ export class KubeClient {
   private readonly kubeConfig: KubeConfig;
   private readonly timeoutMs: number;
   /** The names errors give: the kubeconfig's cluster and user, and its file. */
-  private readonly names: { cluster: string; user: string; kubeconfig: string };
+  readonly identity: ClientIdentity;
 
   constructor(kubeConfig: KubeConfig, options: { timeoutMs?: number } = {}) {
     const cluster = kubeConfig.getCurrentCluster();
@@ -49,7 +55,7 @@ export class KubeClient {
     this.server = cluster.server.replace(/\/+$/, "");
     this.timeoutMs = options.timeoutMs ?? 60_000;
     const user = kubeConfig.getCurrentUser()?.name ?? "";
-    this.names = { cluster: cluster.name, user, kubeconfig: kubeconfigSource(kubeConfig) };
+    this.identity = { cluster: cluster.name, user, kubeconfig: kubeconfigSource(kubeConfig) };
   }
 
   /** Sends one request and returns the decoded JSON body; error statuses throw KubeApiError. */
@@ -74,7 +80,9 @@ export class KubeClient {
     await this.kubeConfig.applyToHTTPSOptions(options).catch((error: unknown) => {
       // A certificate or key file it names that cannot be read, an exec plugin that fails.
       const why = error instanceof Error ? error.message : String(error);
-      throw new KubeconfigError(`cluster ${this.names.cluster}: ${this.names.kubeconfig}: ${why}`, { cause: error });
+      throw new KubeconfigError(`cluster ${this.identity.cluster}: ${this.identity.kubeconfig}: ${why}`, {
+        cause: error,
+      });
     });
     let { status, text, retryAfter } = await this.counted(url, options, payload);
     // As client-go does: the server asks to come back later (429, or 5xx with Retry-After) while it
@@ -90,7 +98,7 @@ export class KubeClient {
       const message = body?.message ?? text.slice(0, 500).trim();
       const params = { status, reason, message, verb: req.method, path: req.path, details: body?.details };
       // Every request of the scan would be refused the same way: say which credentials, once, for the whole cluster.
-      if (status === 401) throw new ClusterCredentialsError({ ...params, ...this.names });
+      if (status === 401) throw new ClusterIdentityError({ ...params, identity: this.identity });
       throw new KubeApiError(params);
     }
     return (text ? JSON.parse(text) : undefined) as T;
@@ -107,7 +115,7 @@ export class KubeClient {
     body: string | undefined,
   ): Promise<{ status: number; text: string; retryAfter?: number }> {
     const send = url.protocol === "http:" ? httpRequest : httpsRequest;
-    const failed = (error: unknown) => connectionError({ error, server: this.server, ...this.names });
+    const failed = (error: unknown) => connectionError({ error, server: this.server, ...this.identity });
     return new Promise((resolve, reject) => {
       const onResponse = (res: IncomingMessage) => {
         const chunks: Buffer[] = [];

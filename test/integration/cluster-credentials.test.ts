@@ -83,6 +83,16 @@ describe("undrift scan with a kubeconfig that cannot be used", { timeout: 60_000
     });
   });
 
+  it("says an identity that may not even read discovery is refused, naming the user", async () => {
+    const file = kubeconfigWith("no-credentials", (config) => {
+      for (const entry of config.users) entry.user = {};
+    });
+    expect(await scanWith(file)).toEqual({
+      code: 2,
+      line: `cluster undrift-test: 403 Forbidden: User "system:anonymous" cannot get path "/api" (user "admin" in ${file} may not read which kinds the cluster serves)`,
+    });
+  });
+
   it("says a certificate file the kubeconfig names that is missing, naming the file", async () => {
     const missing = join(dir, "nowhere", "ca.crt");
     const file = kubeconfigWith("missing-ca-file", (config) => {
