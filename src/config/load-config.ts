@@ -4,6 +4,7 @@ import { readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { checkTargetPaths } from "./check-target-paths.ts";
 import { ConfigError } from "./config-error.ts";
+import { locateIgnoreRules } from "./locate-ignore-rules.ts";
 import { outsideRepo } from "./outside-repo.ts";
 import { MAX_CONFIG_BYTES, parseYamlConfig } from "./parse-yaml-config.ts";
 import { type RepoConfig, repoConfigSchema } from "./schema.ts";
@@ -15,7 +16,7 @@ const DEFAULT_FILE = ".github/undrift.yml";
 
 /** Parses and validates `.github/undrift.yml`; throws ConfigError `<file>:<line>: <field>: <problem>`. */
 export function loadConfig(text: string, file = DEFAULT_FILE): RepoConfig {
-  return parseYamlConfig(repoConfigSchema, text, file);
+  return parseYamlConfig(repoConfigSchema, text, file, (config, lineOf) => locateIgnoreRules(config, file, lineOf));
 }
 
 /** Validates config data that is already parsed (Probot's `context.config`); its issues carry no line. */

@@ -12,8 +12,16 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 /** The deepest nesting of maps and lists: the schema needs 6, and deeper input can exhaust the parser's stack. */
 export const MAX_CONFIG_DEPTH = 64;
 
-/** Parses YAML `text` from `file` and validates it with `schema`; throws ConfigError. */
-export function parseYamlConfig<T>(schema: z.ZodType<T>, text: string, file: string): T {
+/**
+ * Parses YAML `text` from `file` and validates it with `schema`; throws ConfigError.
+ * `locate` may note in the valid config where its parts are written, by line.
+ */
+export function parseYamlConfig<T>(
+  schema: z.ZodType<T>,
+  text: string,
+  file: string,
+  locate?: (config: T, lineOf: (path: readonly PropertyKey[]) => number) => void,
+): T {
   if (Buffer.byteLength(text) > MAX_CONFIG_BYTES) {
     throw ConfigError.fromIssues(file, [
       { path: "", message: `${Buffer.byteLength(text)} bytes; the limit is ${MAX_CONFIG_BYTES} bytes` },
@@ -60,7 +68,9 @@ export function parseYamlConfig<T>(schema: z.ZodType<T>, text: string, file: str
     const message = `expected a map of settings at the top level, got ${describeValue(data)}`;
     throw ConfigError.fromIssues(file, [{ line: startLine, path: "", message }]);
   }
-  return validateConfig(schema, data, file, (path, at) => yamlLine(doc, counter, path, at));
+  const config = validateConfig(schema, data, file, (path, at) => yamlLine(doc, counter, path, at));
+  locate?.(config, (path) => yamlLine(doc, counter, path));
+  return config;
 }
 
 const tooDeep = `nested more than ${MAX_CONFIG_DEPTH} maps or lists deep (the limit)`;

@@ -10,6 +10,19 @@ const jsonPointer = z.string().regex(/^(\/([^~]|~[01])*)+$/, {
 
 const LISTS = ["jsonPointers", "jqPathExpressions", "managedFieldsManagers"] as const;
 
+/**
+ * Where a rule is written, so that a jq expression timing out during a scan is
+ * named as a load-time error names it (`<file>:<line>: <field>`). loadConfig sets
+ * it from the text; config that came without text (Probot's merged `_extends`) has none.
+ */
+export interface RuleOrigin {
+  file: string;
+  /** `targets[0].ignoreDifferences[1]` */
+  field: string;
+  /** The line of each of the rule's jqPathExpressions, in order. */
+  jqLines: number[];
+}
+
 /** A difference that is never drift. Selectors left out (or "*") match every object. */
 export const ignoreRuleSchema = z
   .strictObject({
@@ -31,6 +44,8 @@ export const ignoreRuleSchema = z
     if (LISTS.some((list) => rule[list].length > 0)) return;
     ctx.addIssue({ code: "custom", message: `needs at least one of ${LISTS.join(", ")}`, input: rule });
   })
+  // Only widens the type: `origin` is never read from the file (the object is strict), loadConfig adds it.
+  .transform((rule): typeof rule & { origin?: RuleOrigin } => rule)
   .describe("Differences to ignore for the matching objects; at least one of the three lists.");
 
 /** A per-object override of the target's mode and prune; the first rule that matches wins. */

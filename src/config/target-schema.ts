@@ -141,7 +141,7 @@ const targetFields = z.strictObject({
   }).describe("Health wait after an apply, e.g. 5m; at most 24h."),
   ignoreDifferences: z
     .array(ignoreRuleSchema)
-    .default([])
+    .prefault([])
     .describe("Differences that are never drift, in Argo CD's shape."),
   respectIgnoreDifferences: z
     .boolean()

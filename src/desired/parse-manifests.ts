@@ -10,10 +10,12 @@
 // output are all decoded the same way: `0755` is 493 and `yes` is true.
 import { LineCounter, parseAllDocuments, type YAMLError } from "yaml";
 import { RenderError } from "./render-error.ts";
-import { type KeyLines, yamlToKubernetesJson } from "./yaml-to-kubernetes-json.ts";
+import { type KeyLines, MAX_DOCUMENT_DEPTH, yamlToKubernetesJson } from "./yaml-to-kubernetes-json.ts";
 
 /** Largest manifest file undrift reads (kubectl's own request limit is 3 MiB per object); past it, an error. */
 export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
+
+const tooDeep = `nested deeper than ${MAX_DOCUMENT_DEPTH} levels, the limit for a manifest`;
 
 /** One YAML document of a file: its value, or `null` when it is empty (only comments or nothing). */
 export interface ParsedDocument {
@@ -45,20 +47,22 @@ export function parseManifests({
     });
   }
   const lineCounter = new LineCounter();
-  // The yaml package only parses here (its 1.1 version, for tags); values are resolved as go-yaml v2 does.
-  const docs = parseAllDocuments(text, {
-    lineCounter,
-    prettyErrors: false,
-    version: "1.1",
-    merge: true,
-    uniqueKeys: true,
-  });
   const lineOf = (offset: number) => lineCounter.linePos(offset).line;
   const fail = (error: YAMLError | Error, offset: number): never => {
     const line = lineOf(offset);
-    const reason = error.message.split("\n")[0]?.trim() || error.name;
+    const reason = parserReason(error);
     throw new RenderError(`${file}:${line}: ${reason}`, { file, line, cause: error });
   };
+  // The yaml package only parses here (its 1.1 version, for tags); values are resolved as go-yaml v2 does.
+  const parse = () =>
+    parseAllDocuments(text, { lineCounter, prettyErrors: false, version: "1.1", merge: true, uniqueKeys: true });
+  let docs: ReturnType<typeof parse>;
+  try {
+    docs = parse();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return fail(error, 0);
+  }
   if ("empty" in docs) {
     const problem = docs.errors[0] ?? docs.warnings[0];
     if (problem) fail(problem, problem.pos[0]);
@@ -78,4 +82,26 @@ export function parseManifests({
     });
     return { index, value, line: lineOf(start), keyLines };
   });
+}
+
+// The parser's messages that quote the text they stopped at, which in a Secret may be its value.
+const quoting = [
+  [
+    /^(Not a YAML token|Block scalar header includes extra characters|Not a valid tag|Could not resolve tag): .*$/,
+    "$1",
+  ],
+  [/^(Unresolved tag|Ordered maps must not include duplicate keys): .*$/, "$1"],
+  [/^Invalid escape sequence .*$/, "Invalid escape sequence"],
+  [/^The .* tag has no suffix$/, "A tag has no suffix"],
+  [/^Verbatim tags aren't resolved, so .* is invalid\.$/, "Verbatim tags aren't resolved"],
+  [/^Unresolved plain scalar .*$/, "Unresolved plain scalar"],
+  [/: ".*"$/, ""],
+] as const;
+
+/** The parser's first line without any text of the file it quotes. */
+function parserReason(error: Error): string {
+  const first = error.message.split("\n")[0]?.trim() || error.name;
+  // The parser recurses per level of nesting, so thousands of `[` overflow its stack before the depth check runs.
+  if (/Maximum call stack size exceeded/.test(first)) return tooDeep;
+  return quoting.reduce<string>((reason, [pattern, replacement]) => reason.replace(pattern, replacement), first);
 }

@@ -104,18 +104,26 @@ function withoutBuildAnnotations(object: KubeObject, userAsked: boolean): KubeOb
   return { ...object, metadata: Object.keys(kept).length > 0 ? { ...metadata, annotations: kept } : metadata };
 }
 
-/** kustomize's first error line, with scratch paths made repo-relative and its repeated lstat noise cut. */
+/**
+ * kustomize's whole message on one line: its lines joined (a YAML error gives the line at fault on the next one),
+ * usage text cut, scratch paths made repo-relative, its lstat noise and Go type prefixes cut.
+ */
 function kustomizeMessage(error: ToolRunError, scratch: string): string {
   if (error.timedOut) return error.message;
-  const line =
-    error.stderr
-      .split("\n")
-      .map((l) => l.trim())
-      .find((l) => l !== "" && !l.startsWith("Usage:")) ?? error.message;
-  return line
-    .replace(/^Error:\s*/, "")
-    .replaceAll(`${join(scratch, "repo")}/`, "")
-    .replaceAll(scratch, ".")
-    .replace(/evalsymlink failure on '[^']*' : /g, "")
-    .replace(/': must build at directory: .*$/, "'");
+  const lines = error.stderr.split("\n").map((l) => l.trim());
+  const usage = lines.findIndex((l) => l.startsWith("Usage:"));
+  const kept = (usage === -1 ? lines : lines.slice(0, usage))
+    .filter((l) => l !== "" && !/^Run '.*' for usage\.?$/.test(l))
+    .map((l) =>
+      l
+        .replace(/^Error:\s*/, "")
+        .replaceAll(`${join(scratch, "repo")}/`, "")
+        .replaceAll(join(scratch, "repo"), ".")
+        .replaceAll(scratch, ".")
+        .replace(/evalsymlink failure on '[^']*' : /g, "")
+        .replace(/': must build at directory: .*$/, "'")
+        .replace(/^map\[string\]interface \{\}\(nil\): /, ""),
+    );
+  if (kept.length === 0) return error.message;
+  return kept.reduce((all, l) => `${all}${/[:;,]$/.test(all) ? " " : "; "}${l}`);
 }

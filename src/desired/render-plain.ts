@@ -2,6 +2,7 @@
 // `kubectl apply -R -f <folder>` would read them, in a stable order.
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { outsideRepo } from "../config/outside-repo.ts";
 import type { DesiredObject } from "../model/types.ts";
 import { extractObjects, type SkippedDocument } from "./extract-objects.ts";
 import { MAX_MANIFEST_BYTES, parseManifests } from "./parse-manifests.ts";
@@ -51,7 +52,7 @@ async function manifestFiles({
       files.push(rel);
     } else if (entry.isSymbolicLink() && manifestFile.test(entry.name)) {
       // A link may point anywhere on the server; read it only when it stays inside the repository.
-      const inside = await linkedFileInside({ repoDir, abs });
+      const inside = await linkedFileInside({ repoDir, rel });
       if (inside) files.push(rel);
       else
         skipped.push({
@@ -76,11 +77,12 @@ async function readManifest({ repoDir, file }: { repoDir: string; file: string }
   return readFile(join(repoDir, file), "utf8");
 }
 
-async function linkedFileInside({ repoDir, abs }: { repoDir: string; abs: string }): Promise<boolean> {
-  try {
-    const [target, root] = await Promise.all([realpath(abs), realpath(repoDir)]);
-    return repoPath({ repoDir: root, abs: target }) !== undefined && (await stat(target)).isFile();
-  } catch {
-    return false;
-  }
+/** Whether the link at `rel` leads to a file inside the repository, by the one check every path a repository names gets. */
+async function linkedFileInside({ repoDir, rel }: { repoDir: string; rel: string }): Promise<boolean> {
+  const root = await realpath(repoDir);
+  if (await outsideRepo({ root, path: rel })) return false;
+  return stat(join(root, rel)).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 }

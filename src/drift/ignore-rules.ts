@@ -3,7 +3,9 @@
 // WebAssembly) or by the managers that own them. Ignored fields are removed from
 // both sides before comparing, as Argo CD's normalizer does.
 
+import { formatConfigIssue } from "../config/config-error.ts";
 import { JqTimeoutError } from "../config/jq-runner.ts";
+import type { RuleOrigin } from "../config/rule-schemas.ts";
 import type { KubeObject } from "../model/types.ts";
 import { UndriftError } from "../model/undrift-error.ts";
 import { removePath, removePointer, removeSegments } from "./edit-object.ts";
@@ -17,6 +19,8 @@ export interface IgnoreRule {
   jsonPointers?: string[];
   jqPathExpressions?: string[];
   managedFieldsManagers?: string[];
+  /** Where the rule is written, when the config came from text. */
+  origin?: RuleOrigin;
 }
 
 /** jq, as the engine needs it: the paths an expression selects in a value. */
@@ -83,12 +87,7 @@ export function stripIgnored(params: {
           paths = jq.paths(object, expression);
         } catch (error) {
           // An endless filter fails the scan, naming the object: it would time out on every object alike.
-          if (error instanceof JqTimeoutError) {
-            const { kind, metadata } = object;
-            const ref = [kind, metadata.namespace, metadata.name].filter(Boolean).join("/");
-            const message = `${error.file}: ignoreDifferences: jqPathExpressions: ${JSON.stringify(expression)}: ${error.message} on ${ref}`;
-            throw new JqTimeoutError(message, { file: error.file, cause: error });
-          }
+          if (error instanceof JqTimeoutError) throw jqTimeout({ error, rule, expression, object });
           // As in Argo CD: an expression that fails on this object (say, on a missing field) ignores nothing here.
         }
         // Remove deepest first so list indices stay valid.
@@ -99,6 +98,33 @@ export function stripIgnored(params: {
       for (const owned of ownership.owned) if (managers.has(owned.owner.manager)) removePath(object, owned.path);
     }
   }
+}
+
+/** The timeout as a config error on the expression's own line (`<file>:<line>: <field>: ...`), naming the object. */
+function jqTimeout(params: {
+  error: JqTimeoutError;
+  rule: IgnoreRule;
+  expression: string;
+  object: KubeObject;
+}): JqTimeoutError {
+  const { error, rule, expression, object } = params;
+  const ref = [object.kind, object.metadata.namespace, object.metadata.name].filter(Boolean).join("/");
+  const origin = rule.origin;
+  if (!origin) {
+    const message = `${error.file}: ignoreDifferences: jqPathExpressions: ${JSON.stringify(expression)}: ${error.message} on ${ref}`;
+    return new JqTimeoutError(message, { file: error.file, cause: error });
+  }
+  const line = origin.jqLines[rule.jqPathExpressions?.indexOf(expression) ?? -1];
+  const issue = {
+    line,
+    path: `${origin.field}.jqPathExpressions`,
+    message: `${expression}: ${error.message} on ${ref}`,
+  };
+  return new JqTimeoutError(formatConfigIssue(origin.file, issue), {
+    file: origin.file,
+    issues: [issue],
+    cause: error,
+  });
 }
 
 function compareDesc(a: Array<string | number>, b: Array<string | number>): number {

@@ -1,6 +1,7 @@
 // Discovery: which kinds the API server serves, under which resource name, in
 // which scope. Read once per scan through aggregated discovery (two requests
 // for the whole cluster), with the per-group legacy endpoints as a fallback.
+import { ClusterIdentityError, KubeApiError } from "./errors.ts";
 import type { KubeClient } from "./kube-client.ts";
 
 export interface ApiResource {
@@ -116,6 +117,19 @@ async function legacy(client: KubeClient): Promise<ApiResource[]> {
 
 /** Reads the server's resources; costs two requests on any API server since Kubernetes 1.30. */
 export async function discover(client: KubeClient): Promise<ResourceIndex> {
+  try {
+    return await discoverOnce(client);
+  } catch (error) {
+    // An identity that may not even read discovery may do nothing else: name it, not the path.
+    if (error instanceof KubeApiError && error.status === 403) {
+      const { status, reason, statusMessage: message, verb, path } = error;
+      throw new ClusterIdentityError({ status, reason, message, verb, path, identity: client.identity });
+    }
+    throw error;
+  }
+}
+
+async function discoverOnce(client: KubeClient): Promise<ResourceIndex> {
   const core = await client.send<AggregatedList>({ method: "GET", path: "/api", accept: aggregated });
   if (core?.kind !== "APIGroupDiscoveryList") return new ResourceIndex(await legacy(client));
   const groups = await client.send<AggregatedList>({ method: "GET", path: "/apis", accept: aggregated });

@@ -13,6 +13,8 @@ export class KubeApiError extends UndriftError {
   readonly reason: string;
   readonly verb: string;
   readonly path: string;
+  /** The Status message alone, as the server wrote it. */
+  readonly statusMessage: string;
   readonly details?: StatusDetails;
 
   constructor(params: {
@@ -28,7 +30,17 @@ export class KubeApiError extends UndriftError {
     this.reason = params.reason;
     this.verb = params.verb;
     this.path = params.path;
+    this.statusMessage = params.message;
     if (params.details) this.details = params.details;
+  }
+
+  /**
+   * `403 Forbidden: User "ci" cannot patch resource "configmaps" ...`: the refusal without the request line
+   * or the server's `configmaps "web" is forbidden:`, for a message that names its object already.
+   */
+  get refusal(): string {
+    const why = this.statusMessage.replace(/^[\w.-]+ "[^"]*" is (forbidden|invalid): /, "");
+    return `${this.status} ${this.reason}${why ? `: ${why}` : ""}`;
   }
 
   /** A 401, 403 or 422 is refused again; a 5xx, 429 or 409 may pass next time. */
@@ -37,13 +49,47 @@ export class KubeApiError extends UndriftError {
   }
 }
 
-/** The cluster could not be reached at all (DNS, refused connection, TLS, timeout). */
+/** The cluster could not be reached at all (DNS, refused connection, a broken connection, timeout). */
 export class ClusterUnreachableError extends UndriftError {
   override name = "ClusterUnreachableError";
   readonly permanent = false;
   constructor(server: string, options: { cause: unknown }) {
     const why = options.cause instanceof Error ? options.cause.message : String(options.cause);
     super(`cluster at ${server} is unreachable: ${why}`, options);
+  }
+}
+
+/**
+ * The TLS handshake failed: the server's certificate is not signed by the kubeconfig's
+ * certificate-authority, has expired, or names another host; or the client's own
+ * certificate and key cannot be used. A retry meets the same certificates.
+ */
+export class ClusterTlsError extends UndriftError {
+  override name = "ClusterTlsError";
+  readonly permanent = true;
+}
+
+/** Who a client is, as errors name it: the kubeconfig's cluster and user, and the file they are in. */
+export interface ClientIdentity {
+  cluster: string;
+  user: string;
+  kubeconfig: string;
+}
+
+/**
+ * The API server refused the identity itself: its credentials (401: a wrong or expired token or client
+ * certificate), or, on discovery, everything it could ask (403). Every request would be refused alike.
+ */
+export class ClusterIdentityError extends KubeApiError {
+  override name = "ClusterIdentityError";
+  constructor(params: ConstructorParameters<typeof KubeApiError>[0] & { identity: ClientIdentity }) {
+    super(params);
+    const { cluster, user, kubeconfig } = params.identity;
+    const who = `user "${user}" in ${kubeconfig}`;
+    this.message =
+      params.status === 401
+        ? `cluster ${cluster}: 401 Unauthorized: the credentials of ${who} were refused (a wrong or expired token or client certificate)`
+        : `cluster ${cluster}: ${this.refusal.replace(/: forbidden: /, ": ")} (${who} may not read which kinds the cluster serves)`;
   }
 }
 

@@ -2,10 +2,19 @@
 // plugins come from @kubernetes/client-node's KubeConfig; the calls themselves
 // are plain REST so that paging, dry-run and request counting stay exact.
 
-import { request as httpRequest } from "node:http";
+import { type ClientRequest, request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
+import type { Socket } from "node:net";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { ClusterUnreachableError, KubeApiError, type StatusDetails } from "./errors.ts";
+import { connectionError } from "./connection-error.ts";
+import {
+  type ClientIdentity,
+  ClusterIdentityError,
+  KubeApiError,
+  KubeconfigError,
+  type StatusDetails,
+} from "./errors.ts";
+import { kubeconfigSource } from "./load-kubeconfig.ts";
 
 function parseStatus(text: string): { reason?: string; message?: string; details?: StatusDetails } | undefined {
   try {
@@ -25,6 +34,8 @@ export interface KubeRequest {
 }
 
 const maxAttempts = 5;
+// As client-go's transport: a server that accepts the connection but never completes TLS (not an API server) fails fast.
+const HANDSHAKE_TIMEOUT_MS = 10_000;
 const maxRetryAfterSeconds = 5;
 
 /** Usage: `const client = new KubeClient(kc); await client.json("GET", "/api/v1/namespaces")`. */
@@ -34,6 +45,8 @@ export class KubeClient {
   requests = 0;
   private readonly kubeConfig: KubeConfig;
   private readonly timeoutMs: number;
+  /** The names errors give: the kubeconfig's cluster and user, and its file. */
+  readonly identity: ClientIdentity;
 
   constructor(kubeConfig: KubeConfig, options: { timeoutMs?: number } = {}) {
     const cluster = kubeConfig.getCurrentCluster();
@@ -41,6 +54,8 @@ export class KubeClient {
     this.kubeConfig = kubeConfig;
     this.server = cluster.server.replace(/\/+$/, "");
     this.timeoutMs = options.timeoutMs ?? 60_000;
+    const user = kubeConfig.getCurrentUser()?.name ?? "";
+    this.identity = { cluster: cluster.name, user, kubeconfig: kubeconfigSource(kubeConfig) };
   }
 
   /** Sends one request and returns the decoded JSON body; error statuses throw KubeApiError. */
@@ -62,7 +77,13 @@ export class KubeClient {
       },
       timeout: this.timeoutMs,
     };
-    await this.kubeConfig.applyToHTTPSOptions(options);
+    await this.kubeConfig.applyToHTTPSOptions(options).catch((error: unknown) => {
+      // A certificate or key file it names that cannot be read, an exec plugin that fails.
+      const why = error instanceof Error ? error.message : String(error);
+      throw new KubeconfigError(`cluster ${this.identity.cluster}: ${this.identity.kubeconfig}: ${why}`, {
+        cause: error,
+      });
+    });
     let { status, text, retryAfter } = await this.counted(url, options, payload);
     // As client-go does: the server asks to come back later (429, or 5xx with Retry-After) while it
     // is busy or, for a CRD created a moment ago, while its storage initializes.
@@ -75,7 +96,10 @@ export class KubeClient {
       const body = parseStatus(text);
       const reason = body?.reason ?? String(status);
       const message = body?.message ?? text.slice(0, 500).trim();
-      throw new KubeApiError({ status, reason, message, verb: req.method, path: req.path, details: body?.details });
+      const params = { status, reason, message, verb: req.method, path: req.path, details: body?.details };
+      // Every request of the scan would be refused the same way: say which credentials, once, for the whole cluster.
+      if (status === 401) throw new ClusterIdentityError({ ...params, identity: this.identity });
+      throw new KubeApiError(params);
     }
     return (text ? JSON.parse(text) : undefined) as T;
   }
@@ -91,8 +115,9 @@ export class KubeClient {
     body: string | undefined,
   ): Promise<{ status: number; text: string; retryAfter?: number }> {
     const send = url.protocol === "http:" ? httpRequest : httpsRequest;
+    const failed = (error: unknown) => connectionError({ error, server: this.server, ...this.identity });
     return new Promise((resolve, reject) => {
-      const req = send(url, options, (res) => {
+      const onResponse = (res: IncomingMessage) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
@@ -102,11 +127,36 @@ export class KubeClient {
           const retryAfter = retryable ? (Number.isFinite(header) && header > 0 ? header : 1) : undefined;
           resolve({ status, text: Buffer.concat(chunks).toString("utf8"), ...(retryAfter ? { retryAfter } : {}) });
         });
-        res.on("error", (error) => reject(new ClusterUnreachableError(this.server, { cause: error })));
-      });
+        res.on("error", (error) => reject(failed(error)));
+      };
+      let req: ClientRequest;
+      try {
+        req = send(url, options, onResponse);
+      } catch (error) {
+        // A client key that does not match its certificate fails here, before any connection.
+        return reject(failed(error));
+      }
       req.on("timeout", () => req.destroy(new Error(`no answer within ${this.timeoutMs / 1000}s`)));
-      req.on("error", (error) => reject(new ClusterUnreachableError(this.server, { cause: error })));
+      req.on("socket", (socket) => this.boundHandshake(req, socket, url.protocol === "https:"));
+      req.on("error", (error) => reject(failed(error)));
       req.end(body);
     });
+  }
+
+  /** Ends the request when a new connection is not ready (connected, and for https its TLS handshake done) in time. */
+  private boundHandshake(req: ClientRequest, socket: Socket, tls: boolean): void {
+    if (!socket.connecting) return; // a kept-alive connection, ready already
+    const timer = setTimeout(() => {
+      const error = Object.assign(
+        new Error(`no ${tls ? "TLS handshake" : "connection"} within ${HANDSHAKE_TIMEOUT_MS / 1000}s`),
+        {
+          code: "ETIMEDOUT",
+        },
+      );
+      req.destroy(error);
+    }, HANDSHAKE_TIMEOUT_MS);
+    timer.unref();
+    socket.once(tls ? "secureConnect" : "connect", () => clearTimeout(timer));
+    socket.once("close", () => clearTimeout(timer));
   }
 }

@@ -1,8 +1,18 @@
 // Builds a KubeConfig from --kubeconfig/--context (or the usual KUBECONFIG and
 // ~/.kube/config) for the CLI; the app passes the cluster registry's entry.
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { KubeconfigError } from "./errors.ts";
+
+// Where each loaded config came from, so a TLS or credentials error can say which file to fix.
+const sources = new WeakMap<KubeConfig, string>();
+
+/** The file a KubeConfig was loaded from (`in-cluster config` for a pod's), else "the kubeconfig". */
+export function kubeconfigSource(kc: KubeConfig): string {
+  return sources.get(kc) ?? "the kubeconfig";
+}
 
 export function loadKubeconfig(params: { kubeconfig?: string; context?: string; inCluster?: boolean }): KubeConfig {
   const kc = new KubeConfig();
@@ -25,7 +35,14 @@ export function loadKubeconfig(params: { kubeconfig?: string; context?: string; 
   }
   if (!kc.getCurrentCluster())
     throw new KubeconfigError(`${params.kubeconfig ?? "the kubeconfig"}: no current cluster`);
+  sources.set(kc, params.inCluster ? "in-cluster config" : (params.kubeconfig ?? defaultFile()));
   return kc;
+}
+
+/** The file loadFromDefault read first: $KUBECONFIG's first, else ~/.kube/config. */
+function defaultFile(): string {
+  const first = (process.env.KUBECONFIG ?? "").split(delimiter).find(Boolean);
+  return first ?? join(homedir(), ".kube", "config");
 }
 
 /**

@@ -7,6 +7,7 @@
 import { summarize } from "../drift/summarize.ts";
 import type { DriftReport } from "../model/types.ts";
 import { type ModeShare, modeShares } from "../plan/mode-shares.ts";
+import { keptLive } from "../plan/revert/kept-live.ts";
 import type { ScanResult } from "../stages/scan/scan-target.ts";
 import { codifyDrift } from "./codify-drift.ts";
 import { healDrift } from "./heal-drift.ts";
@@ -55,9 +56,9 @@ export async function actOnShares(params: {
       );
     } else if (share.mode === "revert") {
       const pullRequests = config.pullRequests;
-      results.push(
-        await revertDrift({ octokit: reads, owner, repo, report: share.scan.report, cluster, base, pullRequests }),
-      );
+      const { report } = share.scan;
+      const kept = keptLive(share.scan);
+      results.push(await revertDrift({ octokit: reads, owner, repo, report, kept, cluster, base, pullRequests }));
     } else if (share.mode === "heal") {
       results.push(
         await healDrift({ deps, octokit: reads, owner, repo, scan: share.scan, target, ...issueOf(issueReport) }),

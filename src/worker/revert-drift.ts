@@ -18,6 +18,8 @@ export async function revertDrift(params: {
   owner: string;
   repo: string;
   report: DriftReport;
+  /** Fields the revert keeps live, by object key (keptLive), for the body. */
+  kept: ReadonlyMap<string, string[]>;
   cluster: string;
   base: { branch: string; sha: string; treeSha: string };
   pullRequests: PullRequestsConfig;
@@ -38,7 +40,7 @@ export async function revertDrift(params: {
     base: params.base,
     files: [{ file, after: renderRevertRecord(approved) }],
     title: `undrift: revert drift of ${target} on ${cluster}`,
-    body: revertPrBody({ report, record: approved, file }),
+    body: revertPrBody({ report, record: approved, file, kept: params.kept }),
     commitMessage: `undrift: record the drift of ${target} on ${cluster} to revert\n\nRevision scanned: ${report.revision}`,
     labels: params.pullRequests.labels,
     reviewers: params.pullRequests.reviewers,

@@ -115,6 +115,31 @@ describe("a revert-mode target", () => {
     expect(comment).not.toContain("**Skipped**");
   });
 
+  it("says in the pull request which fields ignoreDifferences keeps live, and keeps them on merge", async () => {
+    const ctx = await openRevertPr({
+      github,
+      files: { "manifests/web.yaml": web },
+      target: { ignoreDifferences: [{ group: "apps", kind: "Deployment", jsonPointers: ["/spec/replicas"] }] },
+      drift: async (s) => {
+        await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=4"]);
+        await kubectl(["-n", s.namespace, "set", "image", "deployment/web", "web=nginx:1.28"]);
+      },
+      onOpen: (parts) => {
+        s = parts.s;
+        h = parts.h;
+      },
+    });
+    const body = ctx.gh.state.pulls[0]?.body ?? "";
+    expect(body).toContain(
+      `- \`apps/v1 Deployment ${ctx.s.namespace}/web\` (drifted, re-apply Git's fields): \`/spec/template/spec/containers/0/image\`; kept live /spec/replicas (ignoreDifferences)`,
+    );
+    const merge = await mergeRevertPr(ctx);
+    expect(merge?.failedReason).toBeUndefined();
+    expect(await replicas(ctx.s.namespace)).toBe("4");
+    const image = "jsonpath={.spec.template.spec.containers[0].image}";
+    expect(await kubectl(["-n", ctx.s.namespace, "get", "deployment", "web", "-o", image])).toBe("nginx:1.27");
+  });
+
   it("applies only what the record approved: drift that appeared after the pull request opened is reported, not applied", async () => {
     const ctx = await openScaledPr();
     const { s } = ctx;

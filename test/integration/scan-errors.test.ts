@@ -32,6 +32,14 @@ describe("undrift scan: errors", () => {
     expect(line).toMatch(/manifests\/bad\.yaml:7: /);
   });
 
+  it("names the file and line of a Secret whose data is not base64, never its value, and compares nothing", async () => {
+    const line = await failure({
+      "manifests/db.yaml":
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  user: YWRtaW4=\n  password: hunter2-plain!\n",
+    });
+    expect(line).toBe('manifests/db.yaml:7: document 0: Secret "db": data.password is not valid base64');
+  });
+
   it("names both sources of an object declared twice", async () => {
     const line = await failure({
       "manifests/a.yaml": configMap("twice"),

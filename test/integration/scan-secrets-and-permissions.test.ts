@@ -1,7 +1,8 @@
 // Secret values never appear in any output, plain or base64; a read-only
 // identity gets a scan of what it may read, with the rest named as problems.
 import { afterEach, describe, expect, it } from "vitest";
-import { contexts, kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
+import { kubeconfigPath } from "../helpers/cluster.ts";
+import { contexts, kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
 let current: Scenario | undefined;
 afterEach(() => current?.cleanup());
@@ -104,6 +105,32 @@ describe("undrift scan: a read-only identity", () => {
         expect.objectContaining({ kind: "ConfigMap", message: expect.stringMatching(/not confirmed by dry-run/) }),
       ]),
     );
+  });
+
+  it("names each object once in each problem, in the scan and in a revert's dry run", async () => {
+    current = scenario({ files });
+    await current.applyGit();
+    await kubectl(["-n", current.namespace, "patch", "configmap", "settings", "-p", '{"data":{"LOG_LEVEL":"debug"}}']);
+
+    const scan = await current.scan({ context: contexts.reader });
+    expect(scan.code).toBe(1);
+    const problems = scan.stdout.split("\n").filter((l) => l.startsWith("! "));
+    expect(problems).toContain(
+      `! ConfigMap ${current.namespace}/settings: not confirmed by dry-run: 403 Forbidden: User "undrift-reader" cannot patch resource "configmaps" in API group "" in the namespace "${current.namespace}"`,
+    );
+    expect(problems).toContain("! Secret: cannot list secrets: Forbidden (403)");
+    for (const line of problems) expect(line.split("settings").length).toBeLessThanOrEqual(2);
+
+    const revert = await undrift([
+      ...["revert", "--dry-run", "--repo", current.repoDir, "--target", current.target],
+      ...["--kubeconfig", kubeconfigPath(), "--context", contexts.reader],
+    ]);
+    const lines = revert.stdout.split("\n");
+    expect(lines).toContain(
+      `failed      v1 ConfigMap ${current.namespace}/settings: taking over hand-made fields refused: 403 Forbidden: User "undrift-reader" cannot patch resource "configmaps" in API group "" in the namespace "${current.namespace}"`,
+    );
+    expect(lines).toContain("! Secret: cannot list secrets: Forbidden (403)");
+    for (const line of lines) expect(line.split("settings").length).toBeLessThanOrEqual(2);
   });
 
   it("exits 2 when nothing could be compared", async () => {

@@ -13,12 +13,14 @@
 //   8. Namespaces and CRDs only with --force-prune: deleting one deletes everything in it;
 //   9. at most maxPrunePercent of the tracked objects (desired + orphans) at once, unless --force-prune.
 //      Objects a controller owns (a Deployment's ReplicaSets) are neither orphans nor counted here:
-//      the scan leaves them out (drift/orphan-pairings.ts), so a label on pod templates cannot dilute the share.
+//      the scan leaves them out (drift/orphan-pairings.ts), and so does the planner, so a label on pod templates
+//      cannot dilute the share, and no caller can have one deleted.
 
 import { matchesSelector } from "../../config/matches-selector.ts";
 import { parseLabelSelector } from "../../config/parse-label-selector.ts";
 import type { ObjectRule } from "../../config/schema.ts";
 import type { SkippedDocument } from "../../desired/extract-objects.ts";
+import { controllerOf } from "../../drift/orphan-pairings.ts";
 import type { ObjectRecord, PruneGuard } from "../../model/change-set.ts";
 import { groupOf } from "../../model/object-key.ts";
 import { refOf } from "../../model/ref-of.ts";
@@ -45,7 +47,10 @@ export function planPrune(params: {
   /** Documents the render skipped (or could not read): while there is one, nothing is pruned. */
   skippedDocuments: readonly SkippedDocument[];
 }): PrunePlan {
-  const { orphans, desired, selector } = params;
+  const { desired, selector } = params;
+  // The scan leaves objects a controller owns out already (drift/orphan-pairings.ts); the planner does not rely
+  // on every caller having done so: such an object is no orphan, never deleted, reported or counted.
+  const orphans = params.orphans.filter((o) => !controllerOf(o));
   const skipped: ObjectRecord[] = [];
   const skip = (object: KubeObject, guard: PruneGuard, reason: string) =>
     skipped.push({ ...refOf(object), action: "skipped", guard, reason });

@@ -5,6 +5,7 @@
 // and the PR preview decide the same way, so a preview says what a heal would do.
 import type { TargetConfig } from "../../config/schema.ts";
 import type { SkippedDocument } from "../../desired/extract-objects.ts";
+import { controllerOf } from "../../drift/orphan-pairings.ts";
 import type { ObjectRecord } from "../../model/change-set.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
@@ -20,8 +21,10 @@ export function planTargetPrune(params: {
 }): PrunePlan {
   const { target } = params;
   const settingOf = (o: KubeObject) => objectRulePrune(target.rules, o)?.prune ?? target.prune;
-  const asked = params.orphans.filter((o) => settingOf(o) === true);
-  const listed: ObjectRecord[] = params.orphans
+  // As in planPrune: an object a controller owns is no orphan, not even one to list.
+  const orphans = params.orphans.filter((o) => !controllerOf(o));
+  const asked = orphans.filter((o) => settingOf(o) === true);
+  const listed: ObjectRecord[] = orphans
     .filter((o) => settingOf(o) !== true)
     .map((o) => ({
       ...refOf(o),

@@ -2,7 +2,8 @@
 // edit, so nothing outside the target's own folder is ever written (a shared
 // base, or a file a symbolic link leads to).
 import { lstat, readFile, realpath } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { outsideRepo } from "../../config/outside-repo.ts";
 import { repoPath } from "../../desired/repo-path.ts";
 
 export class RepoFiles {
@@ -10,6 +11,7 @@ export class RepoFiles {
   /** The target's folder, repository-relative ("." for the root). */
   readonly targetPath: string;
   private readonly cache = new Map<string, Promise<string | undefined>>();
+  private root?: Promise<string>;
 
   constructor(params: { repoDir: string; targetPath: string }) {
     this.repoDir = params.repoDir;
@@ -37,14 +39,38 @@ export class RepoFiles {
   /** Why codify may not edit `file`, or undefined when it may. */
   async editProblem(file: string): Promise<string | undefined> {
     if (!this.inTarget(file)) return `${file} lies outside the target's folder ${this.targetPath}`;
-    const abs = join(this.repoDir, file);
+    this.root ??= realpath(this.repoDir);
+    const root = await this.root;
+    const abs = join(root, file);
     const link = await lstat(abs).then(
       (s) => s.isSymbolicLink(),
       () => false,
     );
-    if (!link) return undefined;
-    const target = await realpath(abs).catch(() => undefined);
-    const rel = target && repoPath({ repoDir: this.repoDir, abs: target });
-    return rel && this.inTarget(rel) ? undefined : `${file} is a symbolic link to a file outside the target's folder`;
+    const linkProblem = `${file} is a symbolic link to a file outside the target's folder`;
+    // Out of the repository: the one check every path a repository names gets (a folder on the way counts too).
+    const outside = await outsideRepo({ root, path: file });
+    if (outside) return link ? linkProblem : outside;
+    // Inside it, a link may still lead out of the target's folder, into a base other targets share.
+    const real = await realLocation(abs);
+    const rel = real && repoPath({ repoDir: root, abs: real });
+    if (rel && this.inTarget(rel)) return undefined;
+    return link ? linkProblem : `${file}: a folder on the way is a symbolic link out of the target's folder`;
   }
+}
+
+/** The real path of `abs`, or of its nearest existing folder joined with the rest (a file codify creates); undefined for a dangling link. */
+async function realLocation(abs: string): Promise<string | undefined> {
+  const real = await realpath(abs).catch((error: NodeJS.ErrnoException) =>
+    error.code === "ENOENT" ? null : undefined,
+  );
+  if (real !== null) return real;
+  const isLink = await lstat(abs).then(
+    (s) => s.isSymbolicLink(),
+    () => false,
+  );
+  if (isLink) return undefined;
+  const parent = dirname(abs);
+  if (parent === abs) return undefined;
+  const realParent = await realLocation(parent);
+  return realParent && join(realParent, basename(abs));
 }

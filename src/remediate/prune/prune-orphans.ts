@@ -52,7 +52,7 @@ export async function pruneOrphans(params: {
       records.push({ ...ref, action: "deleted", ...(outcome === "gone" ? { reason: "already gone" } : {}) });
     } catch (caught) {
       const error = asApiError(object, "delete failed", caught);
-      records.push({ ...ref, action: "failed", reason: `delete refused: ${error.message}` });
+      records.push({ ...ref, action: "failed", reason: `delete refused: ${error.refusal}` });
     }
   }
   return records;

@@ -77,7 +77,7 @@ export async function applyDesired(params: {
       const error = asApiError(object, "taking over hand-made fields failed", caught);
       if (error.status === 409)
         return fail("changed since the scan, so not applied; run revert again to judge it anew");
-      return fail(`taking over hand-made fields refused: ${error.message}`);
+      return fail(`taking over hand-made fields refused: ${error.refusal}`);
     }
   }
 
@@ -101,7 +101,7 @@ export async function applyDesired(params: {
     return { record, applied: await apply(params.force) };
   } catch (caught) {
     const error = asApiError(object, "apply failed", caught);
-    const refused = `apply refused: ${error.message}`;
+    const refused = `apply refused: ${error.refusal}`;
     if (error.status !== 409 || !isApplyConflict(error.message)) return fail(refused);
     let conflicts = parseApplyConflicts(error.message);
     // A dry run cannot persist the takeover, so the people's fields still conflict here; the real

@@ -2,6 +2,7 @@
 // the objects listed, and only to them), where the record lives, and the drift
 // report. The hidden marker with the drift fingerprint is added by ensureDriftPr.
 
+import { groupOf, keyString } from "../../model/object-key.ts";
 import { objectLabel } from "../../model/object-label.ts";
 import type { DriftReport, DriftStatus } from "../../model/types.ts";
 import type { RevertRecord } from "../../plan/revert/revert-record.ts";
@@ -17,11 +18,20 @@ const VERBS = {
   orphaned: "prune it if the target's `prune` is true and no prune guard holds it back",
 } as const satisfies Record<DriftStatus, string>;
 
-export function revertPrBody(params: { report: DriftReport; record: RevertRecord; file: string }): string {
+export function revertPrBody(params: {
+  report: DriftReport;
+  record: RevertRecord;
+  file: string;
+  /** Fields ignoreDifferences keeps at their live values, by object key (keptLive), said as revert --dry-run says them. */
+  kept?: ReadonlyMap<string, string[]>;
+}): string {
   const { report, record } = params;
   const line = (o: RevertRecord["objects"][number]) => {
     const fields = o.changes.length > 0 ? `: ${o.changes.map((c) => `\`${c.path}\``).join(", ")}` : "";
-    return `- \`${objectLabel(o)}\` (${o.status}, ${VERBS[o.status]})${fields}`;
+    const key = keyString({ group: groupOf(o.apiVersion), kind: o.kind, namespace: o.namespace ?? "", name: o.name });
+    const kept = params.kept?.get(key);
+    const keeps = kept ? `; kept live ${kept.join(", ")} (ignoreDifferences)` : "";
+    return `- \`${objectLabel(o)}\` (${o.status}, ${VERBS[o.status]})${fields}${keeps}`;
   };
   const more =
     record.objects.length > LISTED ? [`- … and ${record.objects.length - LISTED} more (see the record)`] : [];

@@ -15,7 +15,8 @@ export function renderRevertText(result: RevertResult): string {
   for (const record of result.resources) lines.push(...recordLines(record));
   if (result.problems.length > 0) {
     lines.push("", "problems:");
-    for (const p of result.problems) lines.push(`! ${oneLine(p.message)}`);
+    for (const p of result.problems)
+      lines.push(`! ${oneLine(objectLabel(p, { spelling: "resource" }))}: ${oneLine(p.message)}`);
   }
   return `${lines.join("\n")}\n`;
 }

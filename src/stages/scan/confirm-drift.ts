@@ -13,7 +13,6 @@ import type { ClusterSession } from "../../live/cluster-session.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import { KubeApiError } from "../../live/errors.ts";
 import { groupOf, objectKey } from "../../model/object-key.ts";
-import { objectLabel } from "../../model/object-label.ts";
 import type { KubeObject, ScanProblem } from "../../model/types.ts";
 
 export async function confirmDrift(params: {
@@ -30,12 +29,10 @@ export async function confirmDrift(params: {
   const resource = index.find(desired.apiVersion, desired.kind)!;
   const compare = (wouldBe?: KubeObject, defaulted?: KubeObject) =>
     compareObject({ desired, live: pairing.live!, wouldBe, defaulted, group: groupOf(desired.apiVersion), policy });
+  // The problem carries the object's key, which every output prints before the message: the message names it no more.
   const unconfirmed = (what: string, error: KubeApiError) => {
-    const message = isSecret(desired) ? redactSecretValues(error.message, [desired]) : error.message;
-    params.problems.push({
-      ...objectKey(desired),
-      message: `${objectLabel(objectKey(desired), { spelling: "group" })}: ${what}: ${message}`,
-    });
+    const message = isSecret(desired) ? redactSecretValues(error.refusal, [desired]) : error.refusal;
+    params.problems.push({ ...objectKey(desired), message: `${what}: ${message}` });
   };
   let dryRuns = 0;
   let wouldBe: KubeObject | undefined;

@@ -65,6 +65,17 @@ describe("a broken document in a target's manifests is an error naming file and 
     expect(error.message).not.toContain("hunter2");
   });
 
+  it.each([
+    ["text after a block scalar indicator", "  password: |  s3cr3t-value", "apps/secret.yaml:6: Not a YAML token"],
+    ["a bad escape", '  password: "s3cr3t\\qvalue"', "apps/secret.yaml:6: Invalid escape sequence"],
+    ["a tag", "  password: !s3cr3t-value x", "apps/secret.yaml:6: Unresolved tag"],
+  ])("names the line of a YAML mistake in a Secret without quoting its value (%s)", async (_, line, message) => {
+    const secret = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\nstringData:\n${line}\n`;
+    const error = await renderError({ "apps/secret.yaml": secret });
+    expect(error.message).toBe(message);
+    expect(error.message).not.toContain("s3cr3t");
+  });
+
   it("still skips files that are plainly not manifests, and empty documents, with why", async () => {
     const repoDir = await tempRepo({
       "apps/web.yaml": `---\n# only a comment\n---\n${web}---\n`,

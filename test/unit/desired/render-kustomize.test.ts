@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { chmod, readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RenderError } from "../../../src/desired/render-error.ts";
 import { renderTarget } from "../../../src/desired/render-target.ts";
@@ -132,6 +132,57 @@ describe("kustomize rendering", { timeout: 30_000 }, () => {
     expect(message).toContain("apps/overlays/broken/missing.yaml: no such file or directory");
     expect(message).not.toContain("undrift-kustomize-");
     expect(message).not.toContain("\n");
+  });
+
+  it.each([
+    [
+      "a resource file outside the kustomization's folder",
+      {
+        "shared/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\n",
+        "app/kustomization.yaml": "resources:\n  - ../shared/cm.yaml\n",
+      },
+      "app/kustomization.yaml: kustomize build failed: accumulating resources: accumulation err='accumulating resources from '../shared/cm.yaml': security; file 'shared/cm.yaml' is not in or below 'app''",
+    ],
+    [
+      "a generator file outside it",
+      {
+        "shared/a.txt": "x",
+        "app/kustomization.yaml": "configMapGenerator:\n  - name: x\n    files: [../shared/a.txt]\n",
+      },
+      "app/kustomization.yaml: kustomize build failed: loading KV pairs: file sources: [../shared/a.txt]: security; file 'shared/a.txt' is not in or below 'app'",
+    ],
+    [
+      "a YAML error kustomize reports over two lines",
+      {
+        "app/kustomization.yaml": "resources: [cm.yaml]\n",
+        "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n",
+      },
+      'app/kustomization.yaml: kustomize build failed: yaml: unmarshal errors: line 5: mapping key "name" already defined at line 4',
+    ],
+  ])("keeps kustomize's whole cause on one line: %s", async (_, files, message) => {
+    const repoDir = await tempRepo(files);
+    const error = await renderTarget({ repoDir, target: target("app") }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RenderError);
+    expect((error as Error).message).toBe(message);
+  });
+
+  it("cuts the usage text a kustomize prints after its error", async () => {
+    const bin = await tempRepo({
+      kustomize:
+        "#!/bin/sh\nprintf 'Error: accumulating resources:\\n  the cause\\nUsage:\\n  kustomize build DIR [flags]\\n\\nFlags:\\n  -h, --help\\n' >&2\nexit 1\n",
+    });
+    await chmod(join(bin, "kustomize"), 0o755);
+    const repoDir = await tempRepo({ "app/kustomization.yaml": "resources: []\n" });
+    const before = process.env.UNDRIFT_KUSTOMIZE;
+    process.env.UNDRIFT_KUSTOMIZE = join(bin, "kustomize");
+    try {
+      await expect(renderTarget({ repoDir, target: target("app") })).rejects.toThrow(
+        /^app\/kustomization\.yaml: kustomize build failed: accumulating resources: the cause$/,
+      );
+    } finally {
+      if (before === undefined) delete process.env.UNDRIFT_KUSTOMIZE;
+      else process.env.UNDRIFT_KUSTOMIZE = before;
+    }
   });
 
   it("names the line of an invalid kustomization", async () => {

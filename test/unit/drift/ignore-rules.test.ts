@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { JqTimeoutError } from "../../../src/config/jq-runner.ts";
+import { loadConfig } from "../../../src/config/load-config.ts";
 import { checkIgnoreRules, IgnoreRuleError, rulesFor, stripIgnored } from "../../../src/drift/ignore-rules.ts";
 import { Ownership } from "../../../src/drift/managed-fields.ts";
 import type { KubeObject } from "../../../src/model/types.ts";
@@ -187,6 +189,50 @@ describe("jq path expressions", () => {
     );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(engine.paths({ a: 1 }, ".a")).toEqual([["a"]]);
+  });
+
+  it("names the config line and field of an expression that times out during a scan, as the load-time check does", async () => {
+    const endless = "(.data | until(. == null; .))";
+    const config = loadConfig(
+      [
+        "targets:",
+        "  - name: a",
+        "    cluster: c",
+        "    path: p",
+        "    ignoreDifferences:",
+        "      - kind: Service",
+        "        jsonPointers: [/spec]",
+        "      - kind: ConfigMap",
+        "        jqPathExpressions:",
+        "          - .data.a",
+        `          - ${JSON.stringify(endless)}`,
+        "",
+      ].join("\n"),
+    );
+    const object: KubeObject = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "c", namespace: "n" },
+      data: { a: "1" },
+    };
+    let thrown: unknown;
+    try {
+      stripIgnored({
+        objects: [object],
+        rules: config.targets[0]!.ignoreDifferences,
+        ownership: Ownership.of(object),
+        jq: await jq(),
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(JqTimeoutError);
+    expect((thrown as Error).message).toBe(
+      `.github/undrift.yml:11: targets[0].ignoreDifferences[1].jqPathExpressions: ${endless}: jq: did not finish within 1s on ConfigMap/n/c`,
+    );
+    expect((thrown as JqTimeoutError).issues).toEqual([
+      expect.objectContaining({ line: 11, path: "targets[0].ignoreDifferences[1].jqPathExpressions" }),
+    ]);
   });
 
   it("jq keeps working after an expression failed to compile", async () => {
