@@ -49,7 +49,8 @@ export interface Scenario {
   applyGit(): Promise<void>;
   scan(options?: { output?: "json" | "text" | "markdown"; context?: string; extra?: string[] }): Promise<CliResult>;
   scanJson(options?: { context?: string }): Promise<{ code: number; report: DriftReport; stderr: string }>;
-  cleanup(): void;
+  /** Removes the repository and deletes the namespace (without waiting for it to go). */
+  cleanup(): Promise<void>;
 }
 
 /** Makes a repository with one target `app` (plain render unless `target` says otherwise) in a fresh namespace. */
@@ -101,8 +102,11 @@ export function scenario(params: { files: Record<string, string>; target?: Recor
       if (result.code === 2) throw new Error(`scan failed: ${result.stderr}`);
       return { code: result.code, report: JSON.parse(result.stdout) as DriftReport, stderr: result.stderr };
     },
-    cleanup() {
+    async cleanup() {
       rmSync(repoDir, { recursive: true, force: true });
+      // The controllers give every Deployment pods, and kwok's nodes hold 110 each as a kubelet does: a
+      // namespace left behind keeps its pods, and enough of them leave later tests' pods unschedulable.
+      await kubectl(["delete", "namespace", namespace, "--ignore-not-found", "--wait=false"]).catch(() => undefined);
     },
   };
 }

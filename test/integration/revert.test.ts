@@ -234,16 +234,23 @@ describe("undrift revert", () => {
     expect(record(waited.result, "Deployment", "web").health).toMatchObject({ status: "timed-out", waited: true });
     expect(record(waited.result, "ConfigMap", "settings").health).toMatchObject({ status: "healthy" });
     expect(Date.now() - started).toBeLessThan(30_000);
-    // What the user finds in the cluster: the new revision's pods run, and none is Ready.
-    const pods = JSON.parse(await kubectl(["-n", s.namespace, "get", "pods", "-l", "app=web", "-o", "json"])).items;
-    const unready = pods.filter(
-      (pod: { metadata: { annotations?: Record<string, string> }; status: { conditions?: unknown[] } }) =>
-        pod.metadata.annotations?.["undrift-test/unready"] === "true",
-    );
-    expect(unready.length).toBeGreaterThan(0);
-    for (const pod of unready) {
-      expect(pod.status.conditions).toContainEqual(expect.objectContaining({ type: "Ready", status: "False" }));
-    }
+    // What the user finds in the cluster: the new revision's pods run, and none is Ready. kwok reports a
+    // new pod's conditions a moment after it is scheduled, so the test reads them until it has.
+    const readiness = async () => {
+      const pods = JSON.parse(await kubectl(["-n", s.namespace, "get", "pods", "-l", "app=web", "-o", "json"])).items;
+      return pods
+        .filter(
+          (pod: { metadata: { annotations?: Record<string, string> } }) =>
+            pod.metadata.annotations?.["undrift-test/unready"] === "true",
+        )
+        .map(
+          (pod: { status: { conditions?: Array<{ type: string; status: string }> } }) =>
+            pod.status.conditions?.find((c) => c.type === "Ready")?.status ?? "not reported",
+        );
+    };
+    await expect
+      .poll(readiness, { timeout: 15_000, interval: 250 })
+      .toSatisfy((ready: string[]) => ready.length > 0 && ready.every((status) => status === "False"));
   });
 });
 
