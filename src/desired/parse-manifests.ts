@@ -54,18 +54,21 @@ export function parseManifests({
     uniqueKeys: true,
   });
   const lineOf = (offset: number) => lineCounter.linePos(offset).line;
+  // Tags are resolved as go-yaml v2 resolves them (resolve-tagged-scalar.ts), not by the yaml package's schema.
+  const problemOf = (doc: { errors: YAMLError[]; warnings: YAMLError[] }) =>
+    [...doc.errors, ...doc.warnings].find((p) => p.code !== "TAG_RESOLVE_FAILED");
   const fail = (error: YAMLError | Error, offset: number): never => {
     const line = lineOf(offset);
     const reason = error.message.split("\n")[0]?.trim() || error.name;
     throw new RenderError(`${file}:${line}: ${reason}`, { file, line, cause: error });
   };
   if ("empty" in docs) {
-    const problem = docs.errors[0] ?? docs.warnings[0];
+    const problem = problemOf(docs);
     if (problem) fail(problem, problem.pos[0]);
     return [];
   }
   return docs.map((doc, index) => {
-    const problem = doc.errors[0] ?? doc.warnings[0];
+    const problem = problemOf(doc);
     if (problem) fail(problem, problem.pos[0]);
     const keyLines: KeyLines = new WeakMap();
     const start = doc.contents?.range[0] ?? doc.range[0];

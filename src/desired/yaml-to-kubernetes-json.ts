@@ -2,8 +2,9 @@
 // API server: sigs.k8s.io/yaml's YAMLToJSON, which decodes with go-yaml v2 into
 // interface{} and then makes every map key a string. The `yaml` package only
 // parses; scalars, keys and merge keys are resolved here, as go-yaml v2 does.
-import { type Document, isAlias, isMap, isScalar, isSeq, type Node, type Scalar } from "yaml";
-import { resolvePlainScalar } from "./resolve-plain-scalar.ts";
+import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node, type Pair, type Scalar } from "yaml";
+import { type PlainScalar, resolvePlainScalar } from "./resolve-plain-scalar.ts";
+import { resolveTaggedScalar } from "./resolve-tagged-scalar.ts";
 
 /**
  * Deepest nesting of mappings and sequences in one document. Real manifests stay far below it (CRD schemas that
@@ -51,7 +52,9 @@ export function yamlToKubernetesJson({
     if (depth >= MAX_DOCUMENT_DEPTH) {
       fail(`nested deeper than ${MAX_DOCUMENT_DEPTH} levels, the limit for a manifest`, offsetOf(node));
     }
-    if (isSeq(node)) return node.items.map((item) => value(item, depth + 1));
+    // An item of !!omap or !!pairs is a pair, which go-yaml reads as the one-entry mapping it was written as.
+    if (isSeq(node))
+      return node.items.map((item) => (isPair(item) ? pairValue(item, depth + 1) : value(item, depth + 1)));
     if (isMap(node)) {
       const entries = new Map<string, unknown>();
       const lines = new Map<string, number>();
@@ -87,52 +90,55 @@ export function yamlToKubernetesJson({
     return fail("unsupported YAML node", offsetOf(node));
   };
 
+  const pairValue = (pair: Pair, depth: number): unknown => {
+    const object = Object.fromEntries([[keyString(pair.key), value(pair.value, depth + 1)]]);
+    keyLines.set(object, new Map([[keyString(pair.key), lineOf(offsetOf(pair.key))]]));
+    return object;
+  };
+
+  // go-yaml v2's resolution: a plain scalar by its spelling, a quoted one as the string it is, a tagged one by its tag.
+  const resolveScalar = (node: Scalar): PlainScalar => {
+    const text = String(node.source);
+    if (node.tag === undefined)
+      return node.type === "PLAIN" ? resolvePlainScalar(text) : { type: "string", value: text };
+    const resolved = resolveTaggedScalar(node.tag, text);
+    return resolved.type === "error" ? fail(resolved.message, offsetOf(node)) : resolved;
+  };
+
   const scalarValue = (node: Scalar): unknown => {
-    if (node.tag === undefined && node.type === "PLAIN") {
-      const resolved = resolvePlainScalar(String(node.source));
-      if (resolved.type === "int") return Number(resolved.value);
-      if (resolved.type === "float" && !Number.isFinite(resolved.value)) {
-        fail(
-          `${node.source}: JSON has no ${resolved.value} (kubectl refuses it too); quote it for a string`,
-          offsetOf(node),
-        );
-      }
-      return resolved.value;
+    const resolved = resolveScalar(node);
+    if (resolved.type === "int") return Number(resolved.value);
+    if (resolved.type === "float" && !Number.isFinite(resolved.value)) {
+      const hint = node.tag === undefined ? "; quote it for a string" : "";
+      fail(`${node.source}: JSON has no ${resolved.value} (kubectl refuses it too)${hint}`, offsetOf(node));
     }
-    if (node.tag === undefined || node.tag === "tag:yaml.org,2002:str") return String(node.value);
-    // Explicitly tagged: as the yaml package's 1.1 schema resolves the tag, in the shapes JSON can carry.
-    const v = node.value;
-    if (v instanceof Date) return String(node.source);
-    if (v instanceof Uint8Array) return new TextDecoder().decode(v);
-    if (typeof v === "bigint") return Number(v);
-    if (typeof v === "number" && !Number.isFinite(v)) {
-      fail(`${node.source}: JSON has no ${v} (kubectl refuses it too)`, offsetOf(node));
-    }
-    return v;
+    return resolved.value;
   };
 
   // sigs.k8s.io/yaml's key conversion: strings as they are, ints in decimal, floats as Go prints a float32, bools.
   const keyString = (node: unknown): string => {
     const target = isAlias(node) ? node.resolve(doc) : node;
     if (!isScalar(target)) return fail("unsupported map key: a mapping or sequence cannot be a key", offsetOf(node));
-    const plain = target.tag === undefined && target.type === "PLAIN";
-    const resolved = plain ? resolvePlainScalar(String(target.source)) : undefined;
-    const v = resolved ? resolved.value : scalarValue(target);
-    if (typeof v === "string") return v;
-    if (typeof v === "boolean") return String(v);
-    if (typeof v === "bigint") {
-      if (v > 2n ** 63n - 1n) return fail(`unsupported map key ${target.source}: beyond int64`, offsetOf(node));
-      return v.toString();
+    const resolved = resolveScalar(target);
+    if (resolved.type === "string") return resolved.value;
+    if (resolved.type === "bool") return String(resolved.value);
+    if (resolved.type === "int") {
+      if (resolved.value > 2n ** 63n - 1n) {
+        return fail(`unsupported map key ${target.source}: beyond int64`, offsetOf(node));
+      }
+      return resolved.value.toString();
     }
-    if (typeof v === "number") return Number.isInteger(v) && resolved?.type !== "float" ? String(v) : goFloat32Key(v);
+    if (resolved.type === "float") return goFloat32Key(resolved.value);
     return fail(`unsupported map key ${JSON.stringify(target.source ?? null)}: a null key`, offsetOf(node));
   };
 
   return value(doc.contents, 0);
 }
 
+// go-yaml v2's isMerge: `<<` plain and untagged, or tagged !!merge however it is quoted.
 function isMergeKey(key: unknown): boolean {
-  return isScalar(key) && key.type === "PLAIN" && key.tag === undefined && key.source === "<<";
+  if (!isScalar(key) || key.source !== "<<") return false;
+  return key.tag === "tag:yaml.org,2002:merge" || (key.tag === undefined && key.type === "PLAIN");
 }
 
 // strconv.FormatFloat(f, 'g', -1, 32) with go-yaml's names for the infinities and NaN.
