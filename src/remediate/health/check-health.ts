@@ -33,6 +33,7 @@ const rules: Record<string, Rule> = {
   "batch/Job": job,
   "/PersistentVolumeClaim": persistentVolumeClaim,
   "/Service": service,
+  "/Pod": pod,
 };
 
 /** The readiness of an object by the rule of its kind. */
@@ -190,4 +191,14 @@ function service(object: KubeObject, status: Record<string, unknown>): Readiness
   const ingress = (status.loadBalancer as { ingress?: Array<{ ip?: string; hostname?: string }> } | undefined)?.ingress;
   if (ingress?.some((entry) => entry.ip || entry.hostname)) return ready;
   return notReady("no load balancer address yet (status.loadBalancer.ingress is empty)");
+}
+
+/** A Pod that ran to completion is done, as kstatus reads it; a running one is ready by its Ready condition. */
+function pod(_: KubeObject, status: Record<string, unknown>): Readiness {
+  if (status.phase === "Succeeded") return ready;
+  if (status.phase === "Failed")
+    return failed(`Failed${typeof status.reason === "string" ? `: ${status.reason}` : ""}`);
+  if (status.phase !== "Running")
+    return notReady(`phase ${typeof status.phase === "string" ? status.phase : "unknown"}`);
+  return readyCondition(status);
 }

@@ -31,6 +31,7 @@ const condition = (type: string, status: string, reason?: string, message?: stri
   ...(message ? { message } : {}),
 });
 const healthy: Readiness = { status: "healthy" };
+const pod = (status: Record<string, unknown>) => object("v1", "Pod", { spec: {}, status });
 
 const table: Array<[string, KubeObject, Readiness]> = [
   ["a Bound PersistentVolumeClaim", pvc({ phase: "Bound" }), healthy],
@@ -67,6 +68,19 @@ const table: Array<[string, KubeObject, Readiness]> = [
     service("LoadBalancer", { loadBalancer: { ingress: [{ hostname: "lb.example.com" }] } }),
     healthy,
   ],
+  ["a running Pod that is Ready", pod({ phase: "Running", conditions: [condition("Ready", "True")] }), healthy],
+  [
+    "a running Pod that is not Ready",
+    pod({ phase: "Running", conditions: [condition("Ready", "False", "ContainersNotReady")] }),
+    { status: "not-ready", message: "Ready is False: ContainersNotReady" },
+  ],
+  ["a Pending Pod", pod({ phase: "Pending" }), { status: "not-ready", message: "phase Pending" }],
+  [
+    "a Pod that ran to completion",
+    pod({ phase: "Succeeded", conditions: [condition("Ready", "False", "PodCompleted")] }),
+    healthy,
+  ],
+  ["a Pod that failed", pod({ phase: "Failed", reason: "Evicted" }), { status: "failed", message: "Failed: Evicted" }],
   [
     "a custom resource with Ready=True",
     custom({ observedGeneration: 2, conditions: [condition("Ready", "True")] }),
