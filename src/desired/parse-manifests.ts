@@ -1,6 +1,7 @@
 // Multi-document YAML (and JSON, which is YAML) to plain values, decoded as the
-// Kubernetes YAML decoder decodes them, with the strictness kubectl users
-// expect: duplicate keys and other warnings fail the file, naming its line.
+// Kubernetes YAML decoder decodes them: what kubectl refuses fails the file,
+// naming its line, and a key written twice keeps its later value, as kubectl
+// and helm keep it (kustomize refuses it, in its own render).
 //
 // Which decoder: whatever renders a target, what reaches the cluster is YAML
 // text decoded by sigs.k8s.io/yaml (go-yaml v2, YAML 1.1): `kubectl apply -f`
@@ -51,7 +52,8 @@ export function parseManifests({
     prettyErrors: false,
     version: "1.1",
     merge: true,
-    uniqueKeys: true,
+    // Duplicate keys are go-yaml's to judge (yaml-to-kubernetes-json.ts), not the yaml package's.
+    uniqueKeys: false,
   });
   const lineOf = (offset: number) => lineCounter.linePos(offset).line;
   // Tags are resolved as go-yaml v2 resolves them (resolve-tagged-scalar.ts), not by the yaml package's schema.

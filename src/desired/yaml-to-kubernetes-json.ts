@@ -58,6 +58,7 @@ export function yamlToKubernetesJson({
     if (isMap(node)) {
       const entries = new Map<string, unknown>();
       const lines = new Map<string, number>();
+      const written = new Map<string, { identity: string; source: string }>();
       const mergeInto = (map: unknown, mapDepth: number) => {
         const merged = value(map, mapDepth) as Record<string, unknown>;
         const mergedLines = keyLines.get(merged);
@@ -78,7 +79,17 @@ export function yamlToKubernetesJson({
           }
           continue;
         }
-        const key = keyString(pair.key);
+        const { key, identity, source } = keyOf(pair.key);
+        // Of two equal keys go-yaml keeps the later, as kubectl and helm do. Two different keys that JSON spells
+        // alike (`1` and `"1"`) reach JSON in Go's random map order: no one can say which value kubectl applies.
+        const earlier = written.get(key);
+        if (earlier && earlier.identity !== identity) {
+          fail(
+            `keys ${earlier.source} and ${source} are both "${key}" in JSON, and kubectl keeps either at random`,
+            offsetOf(pair.key),
+          );
+        }
+        written.set(key, { identity, source });
         entries.set(key, value(pair.value, depth + 1));
         lines.set(key, lineOf(offsetOf(pair.key)));
       }
@@ -91,8 +102,9 @@ export function yamlToKubernetesJson({
   };
 
   const pairValue = (pair: Pair, depth: number): unknown => {
-    const object = Object.fromEntries([[keyString(pair.key), value(pair.value, depth + 1)]]);
-    keyLines.set(object, new Map([[keyString(pair.key), lineOf(offsetOf(pair.key))]]));
+    const { key } = keyOf(pair.key);
+    const object = Object.fromEntries([[key, value(pair.value, depth + 1)]]);
+    keyLines.set(object, new Map([[key, lineOf(offsetOf(pair.key))]]));
     return object;
   };
 
@@ -116,23 +128,37 @@ export function yamlToKubernetesJson({
   };
 
   // sigs.k8s.io/yaml's key conversion: strings as they are, ints in decimal, floats as Go prints a float32, bools.
-  const keyString = (node: unknown): string => {
+  // `identity` is the key as go-yaml holds it (type and value), which decides whether two keys are the same one.
+  const keyOf = (node: unknown): { key: string; identity: string; source: string } => {
     const target = isAlias(node) ? node.resolve(doc) : node;
     if (!isScalar(target)) return fail("unsupported map key: a mapping or sequence cannot be a key", offsetOf(node));
     const resolved = resolveScalar(target);
-    if (resolved.type === "string") return resolved.value;
-    if (resolved.type === "bool") return String(resolved.value);
+    const named = (key: string) => ({
+      key,
+      identity: `${resolved.type}:${String(resolved.value)}`,
+      source: spelling(target),
+    });
+    if (resolved.type === "string") return named(resolved.value);
+    if (resolved.type === "bool") return named(String(resolved.value));
     if (resolved.type === "int") {
       if (resolved.value > 2n ** 63n - 1n) {
         return fail(`unsupported map key ${target.source}: beyond int64`, offsetOf(node));
       }
-      return resolved.value.toString();
+      return named(resolved.value.toString());
     }
-    if (resolved.type === "float") return goFloat32Key(resolved.value);
+    if (resolved.type === "float") return named(goFloat32Key(resolved.value));
     return fail(`unsupported map key ${JSON.stringify(target.source ?? null)}: a null key`, offsetOf(node));
   };
 
   return value(doc.contents, 0);
+}
+
+/** A key as its file spells it, for an error message: `1`, `'1'`, `!!int "1"`. */
+function spelling(node: Scalar): string {
+  const tag = node.tag ? `${node.tag.replace("tag:yaml.org,2002:", "!!")} ` : "";
+  const text = String(node.source);
+  if (node.type === "QUOTE_SINGLE") return `${tag}'${text}'`;
+  return tag + (node.type === "PLAIN" ? text : JSON.stringify(text));
 }
 
 // go-yaml v2's isMerge: `<<` plain and untagged, or tagged !!merge however it is quoted.

@@ -118,6 +118,28 @@ describe("undrift decodes manifests as kubectl does", () => {
     expect(kube.size).toBeLessThan(files.size);
   });
 
+  it("agrees with kubectl on keys written twice: the later one wins, as go-yaml keeps it", async () => {
+    const bodies = [
+      "v:\n  a: 1\n  a: 2\n",
+      "v: 1\nv: 2\n",
+      "v: {a: 1, a: 2}\n",
+      "v:\n  0x1: a\n  1: b\n",
+      "v:\n  yes: a\n  true: b\n",
+      "v:\n  !!float 1: a\n  1.0: b\n",
+      "v:\n  <<: {a: 1}\n  a: 2\n  a: 3\n",
+      "v:\n  a: [1]\n  b: x\n  a: {c: 2}\n",
+    ];
+    const files = new Map(bodies.map((body, i) => [`twice-${i}`, wrap(`twice-${i}`, body)]));
+    const kube = await kubectlDecodes(files);
+    const disagreements = [...files].flatMap(([name, text]) => {
+      const ours = undriftDecodes(text);
+      const theirs = kube.has(name) ? (kube.get(name) ?? null) : undefined;
+      return JSON.stringify(ours) === JSON.stringify(theirs) ? [] : [{ text, undrift: ours, kubectl: theirs }];
+    });
+    expect(disagreements).toEqual([]);
+    expect(kube.size).toBe(bodies.length);
+  });
+
   it("agrees with kubectl on every document of every YAML fixture", async () => {
     const root = resolve(import.meta.dirname, "../fixtures");
     const files = new Map<string, string>();
