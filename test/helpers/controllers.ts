@@ -42,6 +42,11 @@ export function revert(s: Scenario, flags: string[]): Promise<CliResult> {
   return undrift(["revert", "--repo", s.repoDir, "--target", s.target, "--kubeconfig", kubeconfigPath(), ...flags]);
 }
 
+/** `undrift codify` on the scenario's target with extra flags. */
+export function codify(s: Scenario, flags: string[] = []): Promise<CliResult> {
+  return undrift(["codify", "--repo", s.repoDir, "--target", s.target, "--kubeconfig", kubeconfigPath(), ...flags]);
+}
+
 /** The scenario's `.github/undrift.yml` with these settings on its one target. */
 export function targetConfig(s: Scenario, settings: Record<string, unknown>): string {
   const target = { name: s.target, cluster: "test", path: "manifests", namespace: s.namespace, ...settings };

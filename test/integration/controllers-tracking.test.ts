@@ -5,9 +5,19 @@
 // slices. They carry the label but belong to their controllers, so the scan is in
 // sync with zero orphans and `revert --prune`, even with --force-prune, deletes
 // none of them.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RevertResult } from "../../src/model/change-set.ts";
-import { deleteNamespaces, dependents, identities, revert, rolledOut, targetConfig } from "../helpers/controllers.ts";
+import {
+  codify,
+  deleteNamespaces,
+  dependents,
+  identities,
+  revert,
+  rolledOut,
+  targetConfig,
+} from "../helpers/controllers.ts";
 import { type Scenario, scenario } from "../helpers/scenario.ts";
 
 let current: Scenario | undefined;
@@ -77,6 +87,13 @@ async function expectTrackedRolloutLeftAlone(s: Scenario, deployment: string, la
   expect(identities(after.pods)).toEqual(identities(before.pods));
 }
 
+/** Every file under the target's folder, by path, to show that codify wrote nothing. */
+function targetFiles(s: Scenario): Record<string, string> {
+  const dir = join(s.repoDir, "manifests");
+  const names = readdirSync(dir, { recursive: true, encoding: "utf8" }).sort();
+  return Object.fromEntries(names.map((name) => [name, readFileSync(join(dir, name), "utf8")]));
+}
+
 describe("a tracking label on pod templates, after the real rollout", () => {
   it("kustomize `labels` with includeTemplates: in sync, zero orphans, prune deletes nothing of the controllers'", async () => {
     current = scenario({ files: { "manifests/web.yaml": workload("web", "app: web") } });
@@ -89,6 +106,14 @@ labels:
 `,
     });
     await expectTrackedRolloutLeftAlone(s, "web", ["undrift.dev/target", s.target]);
+
+    // Nor does codify turn the labelled ReplicaSets and Pods into manifests.
+    const files = targetFiles(s);
+    const result = await codify(s);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("nothing to codify");
+    expect(targetFiles(s)).toEqual(files);
   }, 150_000);
 
   it("a Helm chart tracked by app.kubernetes.io/instance: in sync, zero orphans, prune deletes nothing of the controllers'", async () => {

@@ -4,11 +4,13 @@
 // did: they are not drift. A person's kubectl change to the same Deployment, in
 // the same maps and lists, still is, with kubectl's manager named, and a revert
 // takes back the person's fields while the webhook's stay.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { injectLabel } from "../../scripts/cluster/webhook.ts";
 import { injected } from "../../scripts/cluster/webhook-server.ts";
 import type { RevertResult } from "../../src/model/change-set.ts";
-import { deleteNamespaces, getJson, type Obj, revert, rolledOut } from "../helpers/controllers.ts";
+import { codify, deleteNamespaces, getJson, type Obj, revert, rolledOut } from "../helpers/controllers.ts";
 import { singleWebDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
@@ -84,5 +86,21 @@ describe("fields a mutating webhook adds", () => {
     const again = await s.scanJson();
     expect(again.report.summary).toEqual({ inSync: 1, drifted: 0, missing: 0, orphaned: 0 });
     expect(again.code).toBe(0);
+  }, 150_000);
+
+  it("are left out of codify, which writes only the person's change into Git", async () => {
+    const s = await meshed();
+    await kubectl(["-n", s.namespace, "annotate", "deployment/web", "team=payments"]);
+
+    const result = await codify(s);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const file = readFileSync(join(s.repoDir, "manifests/web.yaml"), "utf8");
+    expect(file).toBe(
+      singleWebDeployment.replace("  name: web\n", "  name: web\n  annotations:\n    team: payments\n"),
+    );
+    const scan = await s.scanJson();
+    expect(scan.report.summary).toEqual({ inSync: 1, drifted: 0, missing: 0, orphaned: 0 });
+    expect(scan.code).toBe(0);
   }, 150_000);
 });
