@@ -113,8 +113,10 @@ function deployment(object: KubeObject, status: Record<string, unknown>): Readin
   if (available < updated) return notReady(`${available} of ${updated} updated replicas available`);
   const readyCount = count(status.readyReplicas);
   if (readyCount < want) return notReady(`${readyCount} of ${want} replicas ready`);
-  // The counts can be right a moment before the controller says the rollout is done, as kstatus reads it.
-  if (progressing?.status !== "True" || progressing.reason !== "NewReplicaSetAvailable") {
+  // The counts can be right a moment before the controller says the rollout is done, as kstatus reads it;
+  // with progressDeadlineSeconds at its maximum the controller writes no Progressing condition at all.
+  const tracksProgress = spec.progressDeadlineSeconds !== 2147483647;
+  if (tracksProgress && (progressing?.status !== "True" || progressing.reason !== "NewReplicaSetAvailable")) {
     return notReady(`the new ReplicaSet is not available yet${progressing ? ` (${because(progressing)})` : ""}`);
   }
   const availableCondition = conditionOf(status, "Available");

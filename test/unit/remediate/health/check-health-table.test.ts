@@ -158,6 +158,13 @@ describe("a Deployment's conditions, after its counts", () => {
     });
   });
 
+  it("needs no Progressing condition when progressDeadlineSeconds is at its maximum, as the controller then writes none", () => {
+    const deployment = withConditions([condition("Available", "True", "MinimumReplicasAvailable")]);
+    expect(checkHealth(deployment).status).toBe("not-ready");
+    (deployment.spec as { progressDeadlineSeconds: number }).progressDeadlineSeconds = 2147483647;
+    expect(checkHealth(deployment)).toEqual(healthy);
+  });
+
   it("is not ready while not Available", () => {
     const deployment = withConditions([
       condition("Available", "False", "MinimumReplicasUnavailable", "Deployment does not have minimum availability."),
