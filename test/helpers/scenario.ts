@@ -49,6 +49,7 @@ export interface Scenario {
   applyGit(): Promise<void>;
   scan(options?: { output?: "json" | "text" | "markdown"; context?: string; extra?: string[] }): Promise<CliResult>;
   scanJson(options?: { context?: string }): Promise<{ code: number; report: DriftReport; stderr: string }>;
+  /** Removes the repository and starts deleting the namespace. */
   cleanup(): void;
 }
 
@@ -103,6 +104,9 @@ export function scenario(params: { files: Record<string, string>; target?: Recor
     },
     cleanup() {
       rmSync(repoDir, { recursive: true, force: true });
+      // The cluster runs controllers: a namespace left behind keeps its pods on kwok's nodes, whose 220 pod
+      // slots all test files share. The namespace controller finishes the delete; nothing waits for it.
+      kubectl(["delete", "namespace", namespace, "--wait=false", "--ignore-not-found"]).catch(() => undefined);
     },
   };
 }
