@@ -173,7 +173,10 @@ function job(object: KubeObject, status: Record<string, unknown>): Readiness {
   if (done?.status === "True") return ready;
   const failure = conditionOf(status, "Failed");
   if (failure?.status === "True") return failed(`Job failed: ${because(failure)}`);
-  if (specOf(object).suspend === true) return notReady("suspended");
+  // Suspended is what Git asked for, so the Job is where it should be (kstatus reads it so); until the
+  // controller says so, it may still be starting pods.
+  if (conditionOf(status, "Suspended")?.status === "True") return ready;
+  if (specOf(object).suspend === true) return notReady("suspending");
   return notReady(`running: ${count(status.active)} active, ${count(status.succeeded)} succeeded`);
 }
 
