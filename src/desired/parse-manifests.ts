@@ -1,6 +1,7 @@
 // Multi-document YAML (and JSON, which is YAML) to plain values, decoded as the
-// Kubernetes YAML decoder decodes them, with the strictness kubectl users
-// expect: duplicate keys and other warnings fail the file, naming its line.
+// Kubernetes YAML decoder decodes them: what kubectl refuses fails the file,
+// naming its line, and a key written twice keeps its later value, as kubectl
+// and helm keep it (kustomize refuses it, in its own render).
 //
 // Which decoder: whatever renders a target, what reaches the cluster is YAML
 // text decoded by sigs.k8s.io/yaml (go-yaml v2, YAML 1.1): `kubectl apply -f`
@@ -48,14 +49,18 @@ export function parseManifests({
   }
   const lineCounter = new LineCounter();
   const lineOf = (offset: number) => lineCounter.linePos(offset).line;
+  // Tags are resolved as go-yaml v2 resolves them (resolve-tagged-scalar.ts), not by the yaml package's schema.
+  const problemOf = (doc: { errors: YAMLError[]; warnings: YAMLError[] }) =>
+    [...doc.errors, ...doc.warnings].find((p) => p.code !== "TAG_RESOLVE_FAILED");
   const fail = (error: YAMLError | Error, offset: number): never => {
     const line = lineOf(offset);
     const reason = parserReason(error);
     throw new RenderError(`${file}:${line}: ${reason}`, { file, line, cause: error });
   };
   // The yaml package only parses here (its 1.1 version, for tags); values are resolved as go-yaml v2 does.
+  // Duplicate keys are go-yaml's to judge (yaml-to-kubernetes-json.ts), not the yaml package's.
   const parse = () =>
-    parseAllDocuments(text, { lineCounter, prettyErrors: false, version: "1.1", merge: true, uniqueKeys: true });
+    parseAllDocuments(text, { lineCounter, prettyErrors: false, version: "1.1", merge: true, uniqueKeys: false });
   let docs: ReturnType<typeof parse>;
   try {
     docs = parse();
@@ -64,12 +69,12 @@ export function parseManifests({
     return fail(error, 0);
   }
   if ("empty" in docs) {
-    const problem = docs.errors[0] ?? docs.warnings[0];
+    const problem = problemOf(docs);
     if (problem) fail(problem, problem.pos[0]);
     return [];
   }
   return docs.map((doc, index) => {
-    const problem = doc.errors[0] ?? doc.warnings[0];
+    const problem = problemOf(doc);
     if (problem) fail(problem, problem.pos[0]);
     const keyLines: KeyLines = new WeakMap();
     const start = doc.contents?.range[0] ?? doc.range[0];

@@ -2,8 +2,9 @@
 // API server: sigs.k8s.io/yaml's YAMLToJSON, which decodes with go-yaml v2 into
 // interface{} and then makes every map key a string. The `yaml` package only
 // parses; scalars, keys and merge keys are resolved here, as go-yaml v2 does.
-import { type Document, isAlias, isMap, isScalar, isSeq, type Node, type Scalar } from "yaml";
-import { resolvePlainScalar } from "./resolve-plain-scalar.ts";
+import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node, type Pair, type Scalar } from "yaml";
+import { type PlainScalar, resolvePlainScalar } from "./resolve-plain-scalar.ts";
+import { resolveTaggedScalar } from "./resolve-tagged-scalar.ts";
 
 /**
  * Deepest nesting of mappings and sequences in one document. Real manifests stay far below it (CRD schemas that
@@ -51,10 +52,13 @@ export function yamlToKubernetesJson({
     if (depth >= MAX_DOCUMENT_DEPTH) {
       fail(`nested deeper than ${MAX_DOCUMENT_DEPTH} levels, the limit for a manifest`, offsetOf(node));
     }
-    if (isSeq(node)) return node.items.map((item) => value(item, depth + 1));
+    // An item of !!omap or !!pairs is a pair, which go-yaml reads as the one-entry mapping it was written as.
+    if (isSeq(node))
+      return node.items.map((item) => (isPair(item) ? pairValue(item, depth + 1) : value(item, depth + 1)));
     if (isMap(node)) {
       const entries = new Map<string, unknown>();
       const lines = new Map<string, number>();
+      const written = new Map<string, { identity: string; source: string }>();
       const mergeInto = (map: unknown, mapDepth: number) => {
         const merged = value(map, mapDepth) as Record<string, unknown>;
         const mergedLines = keyLines.get(merged);
@@ -75,7 +79,17 @@ export function yamlToKubernetesJson({
           }
           continue;
         }
-        const key = keyString(pair.key);
+        const { key, identity, source } = keyOf(pair.key);
+        // Of two equal keys go-yaml keeps the later, as kubectl and helm do. Two different keys that JSON spells
+        // alike (`1` and `"1"`) reach JSON in Go's random map order: no one can say which value kubectl applies.
+        const earlier = written.get(key);
+        if (earlier && earlier.identity !== identity) {
+          fail(
+            `keys ${earlier.source} and ${source} are both "${key}" in JSON, and kubectl keeps either at random`,
+            offsetOf(pair.key),
+          );
+        }
+        written.set(key, { identity, source });
         entries.set(key, value(pair.value, depth + 1));
         lines.set(key, lineOf(offsetOf(pair.key)));
       }
@@ -87,52 +101,70 @@ export function yamlToKubernetesJson({
     return fail("unsupported YAML node", offsetOf(node));
   };
 
+  const pairValue = (pair: Pair, depth: number): unknown => {
+    const { key } = keyOf(pair.key);
+    const object = Object.fromEntries([[key, value(pair.value, depth + 1)]]);
+    keyLines.set(object, new Map([[key, lineOf(offsetOf(pair.key))]]));
+    return object;
+  };
+
+  // go-yaml v2's resolution: a plain scalar by its spelling, a quoted one as the string it is, a tagged one by its tag.
+  const resolveScalar = (node: Scalar): PlainScalar => {
+    const text = String(node.source);
+    if (node.tag === undefined)
+      return node.type === "PLAIN" ? resolvePlainScalar(text) : { type: "string", value: text };
+    const resolved = resolveTaggedScalar(node.tag, text);
+    return resolved.type === "error" ? fail(resolved.message, offsetOf(node)) : resolved;
+  };
+
   const scalarValue = (node: Scalar): unknown => {
-    if (node.tag === undefined && node.type === "PLAIN") {
-      const resolved = resolvePlainScalar(String(node.source));
-      if (resolved.type === "int") return Number(resolved.value);
-      if (resolved.type === "float" && !Number.isFinite(resolved.value)) {
-        fail(
-          `${node.source}: JSON has no ${resolved.value} (kubectl refuses it too); quote it for a string`,
-          offsetOf(node),
-        );
-      }
-      return resolved.value;
+    const resolved = resolveScalar(node);
+    if (resolved.type === "int") return Number(resolved.value);
+    if (resolved.type === "float" && !Number.isFinite(resolved.value)) {
+      const hint = node.tag === undefined ? "; quote it for a string" : "";
+      fail(`${node.source}: JSON has no ${resolved.value} (kubectl refuses it too)${hint}`, offsetOf(node));
     }
-    if (node.tag === undefined || node.tag === "tag:yaml.org,2002:str") return String(node.value);
-    // Explicitly tagged: as the yaml package's 1.1 schema resolves the tag, in the shapes JSON can carry.
-    const v = node.value;
-    if (v instanceof Date) return String(node.source);
-    if (v instanceof Uint8Array) return new TextDecoder().decode(v);
-    if (typeof v === "bigint") return Number(v);
-    if (typeof v === "number" && !Number.isFinite(v)) {
-      fail(`${node.source}: JSON has no ${v} (kubectl refuses it too)`, offsetOf(node));
-    }
-    return v;
+    return resolved.value;
   };
 
   // sigs.k8s.io/yaml's key conversion: strings as they are, ints in decimal, floats as Go prints a float32, bools.
-  const keyString = (node: unknown): string => {
+  // `identity` is the key as go-yaml holds it (type and value), which decides whether two keys are the same one.
+  const keyOf = (node: unknown): { key: string; identity: string; source: string } => {
     const target = isAlias(node) ? node.resolve(doc) : node;
     if (!isScalar(target)) return fail("unsupported map key: a mapping or sequence cannot be a key", offsetOf(node));
-    const plain = target.tag === undefined && target.type === "PLAIN";
-    const resolved = plain ? resolvePlainScalar(String(target.source)) : undefined;
-    const v = resolved ? resolved.value : scalarValue(target);
-    if (typeof v === "string") return v;
-    if (typeof v === "boolean") return String(v);
-    if (typeof v === "bigint") {
-      if (v > 2n ** 63n - 1n) return fail(`unsupported map key ${target.source}: beyond int64`, offsetOf(node));
-      return v.toString();
+    const resolved = resolveScalar(target);
+    const named = (key: string) => ({
+      key,
+      identity: `${resolved.type}:${String(resolved.value)}`,
+      source: spelling(target),
+    });
+    if (resolved.type === "string") return named(resolved.value);
+    if (resolved.type === "bool") return named(String(resolved.value));
+    if (resolved.type === "int") {
+      if (resolved.value > 2n ** 63n - 1n) {
+        return fail(`unsupported map key ${target.source}: beyond int64`, offsetOf(node));
+      }
+      return named(resolved.value.toString());
     }
-    if (typeof v === "number") return Number.isInteger(v) && resolved?.type !== "float" ? String(v) : goFloat32Key(v);
+    if (resolved.type === "float") return named(goFloat32Key(resolved.value));
     return fail(`unsupported map key ${JSON.stringify(target.source ?? null)}: a null key`, offsetOf(node));
   };
 
   return value(doc.contents, 0);
 }
 
+/** A key as its file spells it, for an error message: `1`, `'1'`, `!!int "1"`. */
+function spelling(node: Scalar): string {
+  const tag = node.tag ? `${node.tag.replace("tag:yaml.org,2002:", "!!")} ` : "";
+  const text = String(node.source);
+  if (node.type === "QUOTE_SINGLE") return `${tag}'${text}'`;
+  return tag + (node.type === "PLAIN" ? text : JSON.stringify(text));
+}
+
+// go-yaml v2's isMerge: `<<` plain and untagged, or tagged !!merge however it is quoted.
 function isMergeKey(key: unknown): boolean {
-  return isScalar(key) && key.type === "PLAIN" && key.tag === undefined && key.source === "<<";
+  if (!isScalar(key) || key.source !== "<<") return false;
+  return key.tag === "tag:yaml.org,2002:merge" || (key.tag === undefined && key.type === "PLAIN");
 }
 
 // strconv.FormatFloat(f, 'g', -1, 32) with go-yaml's names for the infinities and NaN.

@@ -46,6 +46,18 @@ const cases = (() => {
       ...["2001-12-14", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10", "2002-1-1", "2001-13-45"],
       ...["abc", '"0755"', "'0755'", '"yes"', "'~'", "!!str 0755", "!!str yes", "!!int 0755", '"\\x41"'],
       ...["<<", "'<<'", "[0755, yes, ~]", "{a: 0x10, b: off}", "[.nan]"],
+      // Explicit tags: go-yaml v2 resolves the text, then the tag must agree (an int may become a float).
+      ...["!!float 1", '!!int "3"', "!!str 0644", "!!bool yes", '!!bool "yes"', "!!float 0755", "!!float 1e6"],
+      ...["!!float 0x10", "!!int 0o755", "!!int 1_000", "!!int 1.5", "!!int 1e3", "!!bool 1", "!!bool yEs"],
+      ...["!!float 18446744073709551615", "!!float 9223372036854775807", "!!int 18446744073709551615"],
+      ...["!!null", '!!null ""', "!!null ~", "!!null abc", "!!null 0", "!!str", "!!int", "!!float .inf", "!!str .nan"],
+      ...["!!str ~", "!!str 0x10", '!!float "1.5"', "!!int 2001-12-14", "!!float abc", "!!int 0o8"],
+      ...["!!timestamp 2001-12-14", "!!timestamp 2001-12-14t21:59:43.10-05:00", "!!timestamp 2001-12-14 21:59:43.10"],
+      ...["!!timestamp 2001-13-45", "!!timestamp 2001-02-29", "!!timestamp 2000-02-29", "!!timestamp 1"],
+      ...["!!timestamp 2001-12-14T25:00:00Z", "!!timestamp 2001-12-14 21:59:43.10 -5", "!!timestamp abc"],
+      ...["!!binary aGVsbG8=", '!!binary "%%%"', "!!binary aGVsbG8", "!!binary /w==", "!!binary 1"],
+      ...["!<tag:yaml.org,2002:int> 7", "!!merge <<", "!foo bar", "!foo 12", "!!set {a}", "!!omap [a: 1]"],
+      ...["!!pairs [a: 1, b: 2]", "!!seq {a: 1}", "!!str [1]", "!!map [1]"],
     ]),
   ];
 })();
@@ -104,6 +116,28 @@ describe("undrift decodes manifests as kubectl does", () => {
     // The table is not vacuous: both accept most spellings and both refuse some.
     expect(kube.size).toBeGreaterThan(files.size / 2);
     expect(kube.size).toBeLessThan(files.size);
+  });
+
+  it("agrees with kubectl on keys written twice: the later one wins, as go-yaml keeps it", async () => {
+    const bodies = [
+      "v:\n  a: 1\n  a: 2\n",
+      "v: 1\nv: 2\n",
+      "v: {a: 1, a: 2}\n",
+      "v:\n  0x1: a\n  1: b\n",
+      "v:\n  yes: a\n  true: b\n",
+      "v:\n  !!float 1: a\n  1.0: b\n",
+      "v:\n  <<: {a: 1}\n  a: 2\n  a: 3\n",
+      "v:\n  a: [1]\n  b: x\n  a: {c: 2}\n",
+    ];
+    const files = new Map(bodies.map((body, i) => [`twice-${i}`, wrap(`twice-${i}`, body)]));
+    const kube = await kubectlDecodes(files);
+    const disagreements = [...files].flatMap(([name, text]) => {
+      const ours = undriftDecodes(text);
+      const theirs = kube.has(name) ? (kube.get(name) ?? null) : undefined;
+      return JSON.stringify(ours) === JSON.stringify(theirs) ? [] : [{ text, undrift: ours, kubectl: theirs }];
+    });
+    expect(disagreements).toEqual([]);
+    expect(kube.size).toBe(bodies.length);
   });
 
   it("agrees with kubectl on every document of every YAML fixture", async () => {

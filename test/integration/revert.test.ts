@@ -260,6 +260,8 @@ describe("undrift revert --dry-run", () => {
     await kubectl(["-n", s.namespace, "set", "image", "deploy/web", "web=nginx:1.28"]);
     await kubectl(["-n", s.namespace, "set", "env", "deploy/web", "DEBUG=1"]);
     await kubectl(["-n", s.namespace, "delete", "configmap/settings"]);
+    // The deployment controller writes the rollout's status meanwhile: read the version once it is done.
+    await kubectl(["-n", s.namespace, "rollout", "status", "deploy/web", "--timeout=90s"]);
     const before = (await get(s, "deploy/web")).metadata.resourceVersion;
 
     const dry = await revert(s, ["--dry-run"]);

@@ -1,7 +1,11 @@
-// Readiness of one object as it stands, by rules per kind, in the spirit of
-// kstatus and `kubectl rollout status`: a workload is ready once its controller
-// has seen the latest spec (observedGeneration) and the replica counts say the
-// rollout is done. Kinds without a rule are ready once they exist.
+// Readiness of one object as it stands, as kstatus (sigs.k8s.io/cli-utils, what
+// Flux waits with) computes it, and `kubectl rollout status`: first what every
+// kind shares (being deleted, a status.observedGeneration behind
+// metadata.generation, kstatus' Reconciling and Stalled conditions), then a rule
+// per built-in kind (a workload is ready once its controller has seen the latest
+// spec and the replica counts and conditions say the rollout is done), then, for
+// any other kind, its Ready condition, which most operators set. A kind with none
+// of these is ready once it exists.
 
 import type { Readiness } from "../../model/health.ts";
 import { groupOf } from "../../model/object-key.ts";
@@ -27,13 +31,40 @@ const rules: Record<string, Rule> = {
   "apps/StatefulSet": statefulSet,
   "apps/DaemonSet": daemonSet,
   "batch/Job": job,
+  "/PersistentVolumeClaim": persistentVolumeClaim,
+  "/Service": service,
+  "/Pod": pod,
 };
 
 /** The readiness of an object by the rule of its kind. */
 export function checkHealth(object: KubeObject): Readiness {
   if (object.metadata.deletionTimestamp) return notReady("being deleted");
+  const status = (object.status ?? {}) as Record<string, unknown>;
+  const generic = genericHealth(object, status);
+  if (generic) return generic;
   const rule = rules[`${groupOf(object.apiVersion)}/${object.kind}`];
-  return rule ? rule(object, (object.status ?? {}) as Record<string, unknown>) : ready;
+  return rule ? rule(object, status) : readyCondition(status);
+}
+
+/** kstatus' checks for every kind: a newer spec the controller has not seen, then its Reconciling and Stalled conditions. */
+function genericHealth(object: KubeObject, status: Record<string, unknown>): Readiness | undefined {
+  // Only a status that carries observedGeneration says which spec it is about.
+  if (typeof status.observedGeneration === "number" && typeof object.metadata.generation === "number") {
+    const pending = unobserved(object, status);
+    if (pending) return pending;
+  }
+  const reconciling = conditionOf(status, "Reconciling");
+  if (reconciling?.status === "True") return notReady(`reconciling: ${because(reconciling) || "no reason given"}`);
+  const stalled = conditionOf(status, "Stalled");
+  if (stalled?.status === "True") return failed(`stalled: ${because(stalled) || "no reason given"}`);
+  return undefined;
+}
+
+/** A kind without a rule: its Ready condition when it has one (True is healthy), else ready once it exists. */
+function readyCondition(status: Record<string, unknown>): Readiness {
+  const condition = conditionOf(status, "Ready");
+  if (!condition || condition.status === "True") return ready;
+  return notReady(`Ready is ${condition.status ?? "unset"}${because(condition) ? `: ${because(condition)}` : ""}`);
 }
 
 function conditionOf(status: Record<string, unknown>, type: string): Condition | undefined {
@@ -82,6 +113,16 @@ function deployment(object: KubeObject, status: Record<string, unknown>): Readin
   if (available < updated) return notReady(`${available} of ${updated} updated replicas available`);
   const readyCount = count(status.readyReplicas);
   if (readyCount < want) return notReady(`${readyCount} of ${want} replicas ready`);
+  // The counts can be right a moment before the controller says the rollout is done, as kstatus reads it;
+  // with progressDeadlineSeconds at its maximum the controller writes no Progressing condition at all.
+  const tracksProgress = spec.progressDeadlineSeconds !== 2147483647;
+  if (tracksProgress && (progressing?.status !== "True" || progressing.reason !== "NewReplicaSetAvailable")) {
+    return notReady(`the new ReplicaSet is not available yet${progressing ? ` (${because(progressing)})` : ""}`);
+  }
+  const availableCondition = conditionOf(status, "Available");
+  if (availableCondition?.status !== "True") {
+    return notReady(`not Available${availableCondition ? `: ${because(availableCondition)}` : ""}`);
+  }
   return ready;
 }
 
@@ -92,6 +133,8 @@ function statefulSet(object: KubeObject, status: Record<string, unknown>): Readi
   const want = typeof spec.replicas === "number" ? spec.replicas : 1;
   const readyCount = count(status.readyReplicas);
   if (readyCount < want) return notReady(`${readyCount} of ${want} replicas ready`);
+  const extra = count(status.replicas) - want;
+  if (extra > 0) return notReady(`${extra} replicas pending termination`);
   const strategy = (spec.updateStrategy ?? {}) as { type?: string; rollingUpdate?: { partition?: number } };
   // With OnDelete, pods change only when someone deletes them: there is no rollout to wait for.
   if (strategy.type === "OnDelete") return ready;
@@ -112,7 +155,10 @@ function statefulSet(object: KubeObject, status: Record<string, unknown>): Readi
 function daemonSet(object: KubeObject, status: Record<string, unknown>): Readiness {
   const pending = unobserved(object, status);
   if (pending) return pending;
-  const want = count(status.desiredNumberScheduled);
+  if (typeof status.desiredNumberScheduled !== "number") return notReady("no pods counted yet");
+  const want = status.desiredNumberScheduled;
+  const current = count(status.currentNumberScheduled);
+  if (current < want) return notReady(`${current} of ${want} pods scheduled`);
   const updated = count(status.updatedNumberScheduled);
   if (updated < want) return notReady(`${updated} of ${want} pods updated`);
   const available = count(status.numberAvailable);
@@ -127,6 +173,37 @@ function job(object: KubeObject, status: Record<string, unknown>): Readiness {
   if (done?.status === "True") return ready;
   const failure = conditionOf(status, "Failed");
   if (failure?.status === "True") return failed(`Job failed: ${because(failure)}`);
-  if (specOf(object).suspend === true) return notReady("suspended");
+  // Suspended is what Git asked for, so the Job is where it should be (kstatus reads it so); until the
+  // controller says so, it may still be starting pods.
+  if (conditionOf(status, "Suspended")?.status === "True") return ready;
+  if (specOf(object).suspend === true) return notReady("suspending");
   return notReady(`running: ${count(status.active)} active, ${count(status.succeeded)} succeeded`);
+}
+
+function persistentVolumeClaim(_: KubeObject, status: Record<string, unknown>): Readiness {
+  if (status.phase === "Bound") return ready;
+  // A claim whose volume is gone stays Lost until someone acts.
+  if (status.phase === "Lost") return failed("Lost: its PersistentVolume no longer exists");
+  return notReady(`not Bound (phase ${typeof status.phase === "string" ? status.phase : "unknown"})`);
+}
+
+/**
+ * A LoadBalancer Service is ready once a load balancer has an address for it (status.loadBalancer.ingress),
+ * as Argo CD and Helm's --wait judge it; kstatus checks only the clusterIP, which a Service has at once.
+ */
+function service(object: KubeObject, status: Record<string, unknown>): Readiness {
+  if (specOf(object).type !== "LoadBalancer") return ready;
+  const ingress = (status.loadBalancer as { ingress?: Array<{ ip?: string; hostname?: string }> } | undefined)?.ingress;
+  if (ingress?.some((entry) => entry.ip || entry.hostname)) return ready;
+  return notReady("no load balancer address yet (status.loadBalancer.ingress is empty)");
+}
+
+/** A Pod that ran to completion is done, as kstatus reads it; a running one is ready by its Ready condition. */
+function pod(_: KubeObject, status: Record<string, unknown>): Readiness {
+  if (status.phase === "Succeeded") return ready;
+  if (status.phase === "Failed")
+    return failed(`Failed${typeof status.reason === "string" ? `: ${status.reason}` : ""}`);
+  if (status.phase !== "Running")
+    return notReady(`phase ${typeof status.phase === "string" ? status.phase : "unknown"}`);
+  return readyCondition(status);
 }

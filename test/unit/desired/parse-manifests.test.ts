@@ -59,6 +59,30 @@ describe("decoding manifests as kubectl and Flux do (sigs.k8s.io/yaml, go-yaml v
     );
   });
 
+  it.each([
+    ["!!float 1", 1],
+    ['!!int "3"', 3],
+    ["!!str 0644", "0644"],
+    ["!!bool yes", true],
+    ["!!float 0755", 493],
+    ["!!binary aGVsbG8=", "hello"],
+    ["!!timestamp 2001-12-14", "2001-12-14"],
+    ["!foo bar", "bar"],
+  ])("reads the tagged %s as %j, resolving the text first and then the tag", (spelling, expected) => {
+    expect(decode(spelling).v).toEqual(expected);
+  });
+
+  it("names the line of a tag the text does not fit, in go-yaml's words", () => {
+    expect(failure("a: 1\nb: !!int 1.5\n")).toBe("apps/web.yaml:2: cannot decode !!float `1.5` as a !!int");
+    expect(failure("a: !!bool 1\n")).toBe("apps/web.yaml:1: cannot decode !!int `1` as a !!bool");
+    expect(failure("a:\n  - !!binary '%%'\n")).toBe("apps/web.yaml:2: !!binary value contains invalid base64 data");
+  });
+
+  it("writes a tagged float key as Go prints a float", () => {
+    const value = parseManifests({ file: "f.yaml", text: "!!float 1e6: a\n!!int 0x10: b\n" })[0]!.value;
+    expect(value).toEqual({ "1e+06": "a", "16": "b" });
+  });
+
   it("stops at the nesting limit with a clear error instead of exhausting the stack", () => {
     const deep = `a: ${"[".repeat(5000)}${"]".repeat(5000)}\n`;
     expect(failure(deep)).toMatch(/^apps\/web.yaml:1: .*/);

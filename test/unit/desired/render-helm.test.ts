@@ -90,10 +90,11 @@ describe("helm rendering", { timeout: 30_000 }, () => {
   it("names the template whose output is not valid YAML", async () => {
     const repoDir = await tempRepo({
       "chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
-      "chart/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: 1\n  x: 2\n",
+      "chart/templates/cm.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    1: a\n    '1': b\n",
     });
     await expect(renderTarget({ repoDir, target: { name: "c", path: "chart", render: "auto" } })).rejects.toThrow(
-      "chart/templates/cm.yaml: helm rendered invalid YAML (line 7 of the rendered document): Map keys must be unique",
+      `chart/templates/cm.yaml: helm rendered invalid YAML (line 7 of the rendered document): keys 1 and '1' are both "1" in JSON, and kubectl keeps either at random`,
     );
   });
 });

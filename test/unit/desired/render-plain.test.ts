@@ -58,14 +58,9 @@ describe("plain rendering", () => {
     expect(error).toMatchObject({ file: "infra/config.yaml", line: 7 });
   });
 
-  it("refuses duplicate keys, naming the line of the second one", async () => {
+  it("keeps the later of two equal keys, as kubectl applies it, and refuses keys that JSON would spell alike", async () => {
     const repoDir = await tempRepo({
       "infra/config.yaml": [
-        "apiVersion: v1",
-        "kind: ConfigMap",
-        "metadata:",
-        "  name: first",
-        "---",
         "apiVersion: v1",
         "kind: ConfigMap",
         "metadata:",
@@ -76,8 +71,14 @@ describe("plain rendering", () => {
         "",
       ].join("\n"),
     });
-    await expect(renderTarget({ repoDir, target: infra })).rejects.toThrow(
-      "infra/config.yaml:12: Map keys must be unique",
+    const result = await renderTarget({ repoDir, target: infra });
+    expect(result.objects.map((o) => o.object.data)).toEqual([{ LOG_LEVEL: "debug" }]);
+
+    const ambiguous = await tempRepo({
+      "infra/config.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  labels:\n    1: a\n    '1': b\n",
+    });
+    await expect(renderTarget({ repoDir: ambiguous, target: infra })).rejects.toThrow(
+      `infra/config.yaml:7: keys 1 and '1' are both "1" in JSON, and kubectl keeps either at random`,
     );
   });
 

@@ -59,4 +59,31 @@ describe("which tracked objects are orphans", () => {
     expect(pair([service, endpoints("web")], [])).toEqual(["Service/web"]);
     expect(pair([service, endpoints("manual")], [service])).toEqual(["Endpoints/manual"]);
   });
+
+  it("a claim a tracked StatefulSet made from its volumeClaimTemplates is not an orphan; one that fits no template is", () => {
+    const set: KubeObject = {
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      metadata: { name: "db", namespace: "shop", labels },
+      spec: { volumeClaimTemplates: [{ metadata: { name: "data" } }, { metadata: { name: "wal-log" } }] },
+    };
+    const claim = (name: string, namespace = "shop"): KubeObject => ({
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      metadata: { name, namespace, labels },
+    });
+    const made = [claim("data-db-0"), claim("data-db-1"), claim("wal-log-db-12")];
+    expect(pair([set, ...made], [set])).toEqual([]);
+    const strays = [claim("data-db"), claim("data-db-x"), claim("cache-db-0"), claim("data-db-0", "other")];
+    expect(pair([set, ...strays], [set])).toEqual([
+      "PersistentVolumeClaim/data-db",
+      "PersistentVolumeClaim/data-db-x",
+      "PersistentVolumeClaim/cache-db-0",
+      "PersistentVolumeClaim/data-db-0",
+    ]);
+    // Once the set is gone from the cluster, a claim it left behind is a leftover like any other.
+    expect(pair([claim("data-db-0")], [])).toEqual(["PersistentVolumeClaim/data-db-0"]);
+    // Gone from Git but still running, the set is the orphan, and its claims stay with it.
+    expect(pair([set, ...made], [])).toEqual(["StatefulSet/db"]);
+  });
 });

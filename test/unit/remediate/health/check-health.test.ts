@@ -102,12 +102,18 @@ describe("health of a Job", () => {
     });
   });
 
-  it("is not ready while running or suspended", () => {
+  it("is not ready while running, nor while a suspend is not yet in effect", () => {
     expect(checkHealth(recorded("job-running"))).toEqual({
       status: "not-ready",
       message: "running: 1 active, 0 succeeded",
     });
-    expect(checkHealth(recorded("job-suspended"))).toEqual({ status: "not-ready", message: "suspended" });
+    const suspending = recorded("job-suspended");
+    suspending.status = {};
+    expect(checkHealth(suspending)).toEqual({ status: "not-ready", message: "suspending" });
+  });
+
+  it("is healthy once suspended, as Git asked, as kstatus reads it", () => {
+    expect(checkHealth(recorded("job-suspended"))).toEqual({ status: "healthy" });
   });
 });
 

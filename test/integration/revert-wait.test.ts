@@ -1,0 +1,98 @@
+// `undrift revert --wait` against real controllers: it returns once the
+// Deployment it created has rolled out and is Available, and it reports, within
+// the target's `timeout` and with the reason, what cannot get there: a Deployment
+// whose pods kwok keeps unready, and a LoadBalancer Service that no cloud
+// controller gives an address. Either makes the revert incomplete (exit 1).
+import { afterEach, describe, expect, it } from "vitest";
+import { unreadyAnnotation } from "../../scripts/cluster/kwok.ts";
+import type { RevertResult } from "../../src/model/change-set.ts";
+import { deleteNamespaces, getJson, revert } from "../helpers/controllers.ts";
+import { webDeployment } from "../helpers/manifests.ts";
+import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
+
+let current: Scenario | undefined;
+afterEach(async () => {
+  if (!current) return;
+  current.cleanup();
+  await deleteNamespaces([current.namespace]);
+  current = undefined;
+});
+
+const stuckDeployment = webDeployment.replace(
+  "labels: {app: web}\n    spec:",
+  `labels: {app: web}\n      annotations: {${unreadyAnnotation}: "true"}\n    spec:`,
+);
+
+const loadBalancer = `apiVersion: v1
+kind: Service
+metadata:
+  name: edge
+spec:
+  type: LoadBalancer
+  selector: {app: edge}
+  ports:
+    - port: 443
+`;
+
+/** `revert` into the scenario's namespace (which exists, as Git does not declare it), timed. */
+async function timedRevert(s: Scenario, flags: string[]) {
+  await kubectl(["create", "namespace", s.namespace]);
+  const started = Date.now();
+  const result = await revert(s, flags);
+  return { ...result, seconds: (Date.now() - started) / 1000 };
+}
+
+describe("revert --wait", () => {
+  it("returns once the Deployment it created has rolled out and is Available", async () => {
+    current = scenario({ files: { "manifests/web.yaml": webDeployment }, target: { timeout: "90s" } });
+    const s = current;
+    const result = await timedRevert(s, ["--wait", "-o", "json"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const [record] = (JSON.parse(result.stdout) as RevertResult).resources;
+    expect(record).toMatchObject({
+      kind: "Deployment",
+      action: "created",
+      health: { status: "healthy", waited: true },
+    });
+
+    // Read right after the command returned: the rollout was done, not merely started.
+    const live = await getJson(["-n", s.namespace, "get", "deployment", "web"]);
+    expect(live.status).toMatchObject({ replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 });
+    const available = live.status.conditions.find((c: { type: string }) => c.type === "Available");
+    expect(available.status).toBe("True");
+  }, 150_000);
+
+  it("reports a Deployment whose pods never become ready as timed out, with why, within the timeout", async () => {
+    current = scenario({ files: { "manifests/web.yaml": stuckDeployment }, target: { timeout: "8s" } });
+    const s = current;
+    const result = await timedRevert(s, ["--wait"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^created {2,}apps\/v1 Deployment \S+\/web$/m);
+    expect(result.stdout).toMatch(/^ +health: timed-out: not ready in time: 0 of 2 updated replicas available$/m);
+    // The wait is bounded by the target's timeout (plus the scan and apply around it), and really waited.
+    expect(result.seconds).toBeGreaterThanOrEqual(8);
+    expect(result.seconds).toBeLessThan(8 + 30);
+  }, 150_000);
+
+  it("reports a LoadBalancer Service no load balancer answers as not ready within the timeout", async () => {
+    current = scenario({ files: { "manifests/edge.yaml": loadBalancer }, target: { timeout: "5s" } });
+    const s = current;
+    const result = await timedRevert(s, ["--wait", "-o", "json"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(1);
+    const [record] = (JSON.parse(result.stdout) as RevertResult).resources;
+    expect(record).toMatchObject({
+      kind: "Service",
+      action: "created",
+      health: {
+        status: "timed-out",
+        message: "not ready in time: no load balancer address yet (status.loadBalancer.ingress is empty)",
+        waited: true,
+      },
+    });
+    expect(result.seconds).toBeGreaterThanOrEqual(5);
+    expect(result.seconds).toBeLessThan(5 + 30);
+  }, 150_000);
+});
