@@ -4,7 +4,7 @@
 // tag must agree with what it resolved to, except that an integer may be read as
 // a float; any text is a !!str, !!binary is base64, and a tag the decoder does
 // not resolve (a local `!foo`, `!!merge`) leaves the text a string. A mismatch is
-// the decoder's own error, `cannot decode !!float `1.5` as a !!int`.
+// the decoder's own error without the text (`cannot decode a !!float as a !!int`).
 import { type PlainScalar, resolvePlainScalar } from "./resolve-plain-scalar.ts";
 
 export type TaggedScalar = PlainScalar | { type: "error"; message: string };
@@ -27,7 +27,8 @@ export function resolveTaggedScalar(tag: string, text: string): TaggedScalar {
     return { type: "float", value: Number(resolved.value) };
   }
   const found = resolved.type === "string" ? "str" : resolved.type;
-  return { type: "error", message: `cannot decode !!${found} \`${text}\` as a !!${name}` };
+  // go-yaml quotes the text here; undrift does not, since the text may be a Secret's value.
+  return { type: "error", message: `cannot decode a !!${found} as a !!${name}` };
 }
 
 // base64.StdEncoding.DecodeString: padded, the standard alphabet, line breaks skipped.

@@ -68,7 +68,11 @@ describe("a broken document in a target's manifests is an error naming file and 
   it.each([
     ["text after a block scalar indicator", "  password: |  s3cr3t-value", "apps/secret.yaml:6: Not a YAML token"],
     ["a bad escape", '  password: "s3cr3t\\qvalue"', "apps/secret.yaml:6: Invalid escape sequence"],
-    ["a tag", "  password: !s3cr3t-value x", "apps/secret.yaml:6: Unresolved tag"],
+    [
+      "a tag its value does not fit",
+      "  password: !!int s3cr3t-value",
+      "apps/secret.yaml:6: cannot decode a !!str as a !!int",
+    ],
   ])("names the line of a YAML mistake in a Secret without quoting its value (%s)", async (_, line, message) => {
     const secret = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\nstringData:\n${line}\n`;
     const error = await renderError({ "apps/secret.yaml": secret });
