@@ -11,6 +11,8 @@ export interface LatencyProxy {
   /** https://127.0.0.1:<port>, to put in a kubeconfig's server. */
   url: string;
   port: number;
+  /** Connections accepted so far: a client that reuses its connections opens few. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -21,10 +23,15 @@ export function parseDuration(text: string): number {
   return Number(match[1]) * (match[2] === "s" ? 1000 : 1);
 }
 
-/** Forwards `from` to `to`, each chunk (and the end) `delayMs` after it arrived, never reordered. */
+/**
+ * Forwards `from` to `to`, each chunk (and the end) `delayMs` after it arrived, never reordered. A side that
+ * goes away delivers everything it sent first, and then its end: the other side is ended, never destroyed, so
+ * bytes still in its write buffer (the last of a response) reach their reader.
+ */
 function delayedPipe(from: Socket, to: Socket, delayMs: number): void {
   const queue: Array<{ at: number; chunk: Buffer | null }> = [];
   let timer: NodeJS.Timeout | undefined;
+  let ended = false;
   const drain = () => {
     timer = undefined;
     const now = Date.now();
@@ -37,22 +44,21 @@ function delayedPipe(from: Socket, to: Socket, delayMs: number): void {
         to.once("drain", () => from.resume());
       }
     }
-    if (queue[0]) timer = setTimeout(drain, queue[0].at - now);
+    // A timer may fire a millisecond before Date.now() says it is due: come back rather than drop it.
+    if (queue[0]) timer = setTimeout(drain, Math.max(1, queue[0].at - Date.now()));
   };
   const enqueue = (chunk: Buffer | null) => {
     queue.push({ at: Date.now() + delayMs, chunk });
     if (!timer) timer = setTimeout(drain, delayMs);
   };
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    enqueue(null);
+  };
   from.on("data", (chunk: Buffer) => enqueue(chunk));
-  from.on("end", () => enqueue(null));
-  from.on("close", () => {
-    if (timer) clearTimeout(timer);
-    // Deliver what is queued, then let the other side go.
-    setTimeout(() => {
-      drain();
-      to.destroy();
-    }, delayMs);
-  });
+  from.on("end", end);
+  from.on("close", end);
 }
 
 /** Starts the proxy on 127.0.0.1 (`port` 0 picks a free one) towards `target` (an https:// or host:port address). */
@@ -64,7 +70,9 @@ export async function startLatencyProxy(options: {
   const target = new URL(options.target.includes("://") ? options.target : `https://${options.target}`);
   const half = options.rttMs / 2;
   const sockets = new Set<Socket>();
+  let connections = 0;
   const server = createServer((client) => {
+    connections++;
     const upstream = createConnection({ host: target.hostname, port: Number(target.port || 443) });
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -84,6 +92,9 @@ export async function startLatencyProxy(options: {
   return {
     url: `https://127.0.0.1:${port}`,
     port,
+    get connections() {
+      return connections;
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -14,6 +14,7 @@ import {
   KubeconfigError,
   type StatusDetails,
 } from "./errors.ts";
+import { keptAliveAgent } from "./kept-alive-agent.ts";
 import { kubeconfigSource } from "./load-kubeconfig.ts";
 
 function parseStatus(text: string): { reason?: string; message?: string; details?: StatusDetails } | undefined {
@@ -84,6 +85,8 @@ export class KubeClient {
         cause: error,
       });
     });
+    if (url.protocol === "https:" && !this.kubeConfig.getCurrentCluster()?.proxyUrl)
+      options.agent = keptAliveAgent(options);
     let { status, text, retryAfter } = await this.counted(url, options, payload);
     // As client-go does: the server asks to come back later (429, or 5xx with Retry-After) while it
     // is busy or, for a CRD created a moment ago, while its storage initializes.

@@ -47,8 +47,16 @@ export interface Scenario {
   write(files: Record<string, string>): void;
   /** Applies the rendered target with server-side apply as field manager `undrift`, as an applier would. */
   applyGit(): Promise<void>;
-  scan(options?: { output?: "json" | "text" | "markdown"; context?: string; extra?: string[] }): Promise<CliResult>;
-  scanJson(options?: { context?: string }): Promise<{ code: number; report: DriftReport; stderr: string }>;
+  scan(options?: {
+    output?: "json" | "text" | "markdown";
+    context?: string;
+    kubeconfig?: string;
+    extra?: string[];
+  }): Promise<CliResult>;
+  scanJson(options?: {
+    context?: string;
+    kubeconfig?: string;
+  }): Promise<{ code: number; report: DriftReport; stderr: string }>;
   /** Removes the repository and deletes the namespace (without waiting for it to go). */
   cleanup(): Promise<void>;
 }
@@ -92,7 +100,15 @@ export function scenario(params: { files: Record<string, string>; target?: Recor
       await kubectl(["apply", "--server-side", "--field-manager=undrift", "--force-conflicts", "-f", "-"], yaml);
     },
     scan(options = {}) {
-      const args = ["scan", "--repo", repoDir, "--target", target, "--kubeconfig", kubeconfigPath()];
+      const args = [
+        "scan",
+        "--repo",
+        repoDir,
+        "--target",
+        target,
+        "--kubeconfig",
+        options.kubeconfig ?? kubeconfigPath(),
+      ];
       if (options.output) args.push("--output", options.output);
       if (options.context) args.push("--context", options.context);
       return undrift([...args, ...(options.extra ?? [])]);
