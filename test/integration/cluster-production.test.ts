@@ -223,11 +223,12 @@ describe("the test cluster's admission webhook", () => {
     });
     await kubectl(["apply", "-f", "-"], JSON.stringify(widget("plain", { color: "blue" })));
     await kubectl(["apply", "-f", "-"], JSON.stringify(widget("large", { size: "large" })));
-    expect((await getJson(["-n", ns, "get", "widget", "plain"])).spec).toEqual({
+    // By its full name: tests that bring their own CRDs (revert-crd) serve other kinds named Widget, which they leave.
+    expect((await getJson(["-n", ns, "get", "widgets.test.undrift.dev", "plain"])).spec).toEqual({
       color: "blue",
       size: injected.widgetSize,
     });
-    expect((await getJson(["-n", ns, "get", "widget", "large"])).spec).toEqual({ size: "large" });
+    expect((await getJson(["-n", ns, "get", "widgets.test.undrift.dev", "large"])).spec).toEqual({ size: "large" });
   });
 });
 
