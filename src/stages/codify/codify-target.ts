@@ -83,16 +83,7 @@ export async function codifyScan(params: CodifyScanParams): Promise<CodifyResult
   };
 
   // 2. What is not codified, whatever the plan would be.
-  const outcomes = new Map<Pairing, ObjectPlan | Refusal>();
-  const todo: Array<{ pairing: Pairing; status: DriftStatus }> = [];
-  for (const pairing of params.pairings) {
-    const status = statusOf(pairing);
-    if (!status) continue;
-    const object = (pairing.desired?.object ?? pairing.live)!;
-    if (isSecret(object)) outcomes.set(pairing, { reason: "Secret values stay out of Git" });
-    else if (renderer === "helm") outcomes.set(pairing, { reason: "helm output is diffed and reverted, not codified" });
-    else todo.push({ pairing, status });
-  }
+  const { outcomes, todo } = triage(params.pairings, renderer);
 
   if (todo.length === 0) return resultOf({ params, outcomes, kept: new Map(), changes: [] });
   const trial = await createTrialRender({
@@ -133,6 +124,21 @@ export async function codifyScan(params: CodifyScanParams): Promise<CodifyResult
   } finally {
     await trial.dispose();
   }
+}
+
+/** The drifted, missing and orphaned objects to plan, and the refusals no plan could change (Secrets, helm output). */
+function triage(pairings: Pairing[], renderer: CodifyScanParams["renderer"]) {
+  const outcomes = new Map<Pairing, ObjectPlan | Refusal>();
+  const todo: Array<{ pairing: Pairing; status: DriftStatus }> = [];
+  for (const pairing of pairings) {
+    const status = statusOf(pairing);
+    if (!status) continue;
+    const object = (pairing.desired?.object ?? pairing.live)!;
+    if (isSecret(object)) outcomes.set(pairing, { reason: "Secret values stay out of Git" });
+    else if (renderer === "helm") outcomes.set(pairing, { reason: "helm output is diffed and reverted, not codified" });
+    else todo.push({ pairing, status });
+  }
+  return { outcomes, todo };
 }
 
 /** Codified and not codified objects in the scan's order; `kept` holds each plan's fate after the proof, by id. */

@@ -4,7 +4,8 @@
 //   3. apply stage by stage, people's hand-made fields taken over first, waiting for
 //      what later stages need (CRDs Established and served, Namespaces Active);
 //   4. prune the orphans the guards allow;
-//   5. a health pass over the objects.
+//   5. a health pass over the objects;
+//   6. the records and their counts.
 // With dryRun every write is its server-side dry-run twin and the records are the same.
 //
 // Waiting for health (`wait`): a revert applies what Git says, and a Deployment that
@@ -19,7 +20,9 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import { comparePolicy } from "../../drift/compare-policy.ts";
 import { loadJq } from "../../drift/jq.ts";
 import type { PropagationPolicy } from "../../live/delete-object.ts";
-import { type Action, actions, type ObjectRecord, type RevertResult, type WaitMode } from "../../model/change-set.ts";
+import type { ResourceIndex } from "../../live/discovery.ts";
+import type { KubeClient } from "../../live/kube-client.ts";
+import { type Action, actions, type RevertResult, type WaitMode } from "../../model/change-set.ts";
 import { planPrune } from "../../plan/prune/plan-prune.ts";
 import { planRevert } from "../../plan/revert/plan-revert.ts";
 import { respectedIgnoreRules } from "../../plan/revert/respect-ignored.ts";
@@ -90,27 +93,42 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
   });
 
   // 5. Health: nothing to judge after a dry run, which left the cluster as it was.
-  if (!dryRun) {
-    const applied = entries.filter((e) => e.applied && !e.record.health);
-    await recordHealth({ client, index, entries: applied, wait: params.wait === "all", deadline });
-    // In-sync objects were read by the scan moments ago: judged as read, at no cost.
-    for (const e of entries) {
-      if (e.record.action === "unchanged" && e.planned.live)
-        e.record.health = { ...checkHealth(e.planned.live), waited: false };
-    }
-  }
+  if (!dryRun) await judgeHealth({ client, index, entries, wait: params.wait === "all", deadline });
 
-  const resources: ObjectRecord[] = [...entries.map((e) => e.record), ...deleted, ...prune.skipped];
-  const summary = Object.fromEntries(actions.map((a) => [a, 0])) as Record<Action, number>;
-  for (const r of resources) summary[r.action]++;
-  return {
+  // 6. The records, applied, pruned and held back, with their counts.
+  return revertResult({
     target: target.name,
     revision: scan.report.revision,
     dryRun,
     wait: params.wait,
-    summary,
-    resources,
+    resources: [...entries.map((e) => e.record), ...deleted, ...prune.skipped],
     problems: scan.report.problems,
     stats: { requests: client.requests, durationMs: Math.round(performance.now() - started) },
-  };
+  });
+}
+
+type ApplyEntries = Awaited<ReturnType<typeof applyPlan>>["entries"];
+
+/** Reads back what was applied (waiting when asked); in-sync objects were read by the scan moments ago, judged as read. */
+async function judgeHealth(params: {
+  client: KubeClient;
+  index: ResourceIndex;
+  entries: ApplyEntries;
+  wait: boolean;
+  deadline: number;
+}): Promise<void> {
+  const { entries } = params;
+  const applied = entries.filter((e) => e.applied && !e.record.health);
+  await recordHealth({ ...params, entries: applied });
+  for (const e of entries) {
+    if (e.record.action === "unchanged" && e.planned.live)
+      e.record.health = { ...checkHealth(e.planned.live), waited: false };
+  }
+}
+
+function revertResult(result: Omit<RevertResult, "summary">): RevertResult {
+  const summary = Object.fromEntries(actions.map((a) => [a, 0])) as Record<Action, number>;
+  for (const r of result.resources) summary[r.action]++;
+  const { target, revision, dryRun, wait, resources, problems, stats } = result;
+  return { target, revision, dryRun, wait, summary, resources, problems, stats };
 }
