@@ -4,7 +4,7 @@
 // `kubectl rollout restart` is not drift either, while `kubectl scale` by a
 // person is, with its manager named.
 import { afterEach, describe, expect, it } from "vitest";
-import { deleteNamespaces, dependents, eventually, getJson, rolledOut } from "../helpers/controllers.ts";
+import { dependents, eventually, getJson, rolledOut } from "../helpers/controllers.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const manifests = {
@@ -38,12 +38,8 @@ spec:
 };
 
 let current: Scenario | undefined;
-afterEach(async () => {
-  if (!current) return;
-  current.cleanup();
-  await deleteNamespaces([current.namespace]);
-  current = undefined;
-});
+// cleanup deletes the scenario's namespace, and with it the pods the controllers made.
+afterEach(() => current?.cleanup());
 
 async function rolledOutWeb(): Promise<Scenario> {
   current = scenario({ files: manifests });

@@ -6,16 +6,12 @@
 // no orphan and `revert --prune --force-prune` deletes none of them.
 import { afterEach, describe, expect, it } from "vitest";
 import type { RevertResult } from "../../src/model/change-set.ts";
-import { deleteNamespaces, eventually, getJson, identities, revert, targetConfig } from "../helpers/controllers.ts";
+import { eventually, getJson, identities, revert, targetConfig } from "../helpers/controllers.ts";
 import { type Scenario, scenario } from "../helpers/scenario.ts";
 
 let current: Scenario | undefined;
-afterEach(async () => {
-  if (!current) return;
-  current.cleanup();
-  await deleteNamespaces([current.namespace]);
-  current = undefined;
-});
+// cleanup deletes the scenario's namespace, and with it the pods the controllers made.
+afterEach(() => current?.cleanup());
 
 const labels = "app.kubernetes.io/name: db, app.kubernetes.io/instance: {{ .Release.Name }}";
 const statefulSet = `apiVersion: apps/v1

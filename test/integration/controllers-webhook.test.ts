@@ -10,17 +10,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { injectLabel } from "../../scripts/cluster/webhook.ts";
 import { injected } from "../../scripts/cluster/webhook-server.ts";
 import type { RevertResult } from "../../src/model/change-set.ts";
-import { codify, deleteNamespaces, getJson, type Obj, revert, rolledOut } from "../helpers/controllers.ts";
+import { codify, getJson, type Obj, revert, rolledOut } from "../helpers/controllers.ts";
 import { singleWebDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 let current: Scenario | undefined;
-afterEach(async () => {
-  if (!current) return;
-  current.cleanup();
-  await deleteNamespaces([current.namespace]);
-  current = undefined;
-});
+// cleanup deletes the scenario's namespace, and with it the pods the controllers made.
+afterEach(() => current?.cleanup());
 
 async function meshed(): Promise<Scenario> {
   current = scenario({ files: { "manifests/web.yaml": singleWebDeployment } });

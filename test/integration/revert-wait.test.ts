@@ -6,17 +6,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { unreadyAnnotation } from "../../scripts/cluster/kwok.ts";
 import type { RevertResult } from "../../src/model/change-set.ts";
-import { deleteNamespaces, getJson, revert } from "../helpers/controllers.ts";
+import { getJson, revert } from "../helpers/controllers.ts";
 import { webDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 let current: Scenario | undefined;
-afterEach(async () => {
-  if (!current) return;
-  current.cleanup();
-  await deleteNamespaces([current.namespace]);
-  current = undefined;
-});
+// cleanup deletes the scenario's namespace, and with it the pods the controllers made.
+afterEach(() => current?.cleanup());
 
 const stuckDeployment = webDeployment.replace(
   "labels: {app: web}\n    spec:",
