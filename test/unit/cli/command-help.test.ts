@@ -1,22 +1,7 @@
 // `undrift <command> --help`, `-h` and `undrift help <command>`, run as a user runs them.
-import { execFile } from "node:child_process";
-import { resolve } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { commandSpecs } from "../../../src/cli/command-specs.ts";
-
-const run = promisify(execFile);
-const cli = resolve(import.meta.dirname, "../../../bin/undrift.js");
-
-async function undrift(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, NO_COLOR: "1" } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { undrift } from "../../helpers/run-cli.ts";
 
 describe("undrift <command> --help", () => {
   it.each(Object.keys(commandSpecs))(
