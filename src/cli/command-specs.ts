@@ -28,7 +28,7 @@ function targetFlags<O extends string>(outputs: readonly O[]) {
     kubeconfig: {
       type: "string",
       value: "FILE",
-      description: "the kubeconfig to use (default: $KUBECONFIG, else ~/.kube/config)",
+      description: "the kubeconfig to use (default: $KUBECONFIG, else ~/.kube/config, else the pod's service account)",
     },
     context: { type: "string", value: "NAME", description: "the kubeconfig context (default: its current context)" },
     output: { type: "string", short: "o", default: "text", value: outputs.join("|"), description: "the format" },
