@@ -4,16 +4,13 @@ import { parseServerEnv } from "../config/server-env.ts";
 import { createRedisConnection } from "../queue/connection.ts";
 import { parseSince } from "../queue/parse-since.ts";
 import { readAudit } from "../state/audit-log.ts";
+import { audit } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
 import { formatAudit } from "./format-audit.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
 
 export async function auditCommand(argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, {
-    repo: { type: "string" },
-    since: { type: "string" },
-    limit: { type: "string", default: "1000" },
-  });
+  const args = parseCommandArgs(argv, audit.flags);
   const limit = Number(args.limit);
   if (!Number.isInteger(limit) || limit < 1)
     throw new UsageError(`--limit: expected a positive whole number, got "${args.limit}"`);

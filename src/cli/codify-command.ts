@@ -11,14 +11,13 @@ import { renderCodifyText } from "../report/codify/render-codify-text.ts";
 import { codifyTarget } from "../stages/codify/codify-target.ts";
 import { pickTarget } from "../stages/scan/scan-target.ts";
 import { checkCleanTree } from "./check-clean-tree.ts";
+import { codify, codifyOutputs } from "./command-specs.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
-
-const outputs = ["text", "json"] as const;
 
 export async function codifyCommand(argv: string[]): Promise<number> {
   const args = parseTargetArgs(argv, {
-    options: { "dry-run": { type: "boolean", default: false }, "allow-dirty": { type: "boolean", default: false } },
-    outputs,
+    options: codify.flags,
+    outputs: codifyOutputs,
   });
   const { output } = args;
   const dryRun = args.values["dry-run"] === true;

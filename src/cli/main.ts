@@ -2,7 +2,9 @@
 // Exit codes follow `kubectl diff`: 0 in sync, 1 drift found, 2 error.
 import { readFileSync } from "node:fs";
 import { oneLine } from "../model/one-line.ts";
+import { commandSpecs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
+import { renderCommandHelp } from "./render-command-help.ts";
 
 const usage = `undrift: turns Kubernetes drift from Git into reviewable changes
 
@@ -25,6 +27,8 @@ Exit codes: 0 in sync, 1 drift found, 2 error.
 Options:
   -h, --help       this text
   -v, --version    the version
+
+undrift <command> --help (or undrift help <command>) tells a command's flags.
 `;
 
 type Command = (argv: string[]) => Promise<number>;
@@ -45,8 +49,25 @@ function version(): string {
   return pkg.version;
 }
 
+/**
+ * `--help` or `-h` anywhere before `--`: no command takes either as a value (parseArgs
+ * refuses `--repo --help` as ambiguous), so asking for help never runs the command.
+ */
+function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h");
+}
+
+function commandHelp(name: string): number {
+  const spec = commandSpecs[name];
+  if (!spec) throw new UsageError(`unknown command "${name}" (try undrift --help)`);
+  process.stdout.write(renderCommandHelp(name, spec));
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === "help" && rest[0]) return commandHelp(rest[0]);
   if (!name || name === "-h" || name === "--help" || name === "help") {
     process.stdout.write(usage);
     return name ? 0 : 2;
@@ -57,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const load = commands[name];
   if (!load) throw new UsageError(`unknown command "${name}" (try undrift --help)`);
+  if (asksForHelp(rest)) return commandHelp(name);
   return (await load())(rest);
 }
 

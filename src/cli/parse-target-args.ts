@@ -1,5 +1,5 @@
 // The arguments every per-target command shares (--repo, --target, --kubeconfig,
-// --context, --output), parsed and checked once, beside the command's own.
+// --context, --output; their flags are in command-specs.ts), checked once, beside the command's own.
 import { statSync } from "node:fs";
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { KubeConfig } from "@kubernetes/client-node";
@@ -7,23 +7,16 @@ import { loadKubeconfig } from "../live/load-kubeconfig.ts";
 import { UsageError } from "./errors.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
 
-const targetOptions = {
-  repo: { type: "string" },
-  target: { type: "string" },
-  kubeconfig: { type: "string" },
-  context: { type: "string" },
-  output: { type: "string", short: "o", default: "text" },
-} as const satisfies ParseArgsOptionsConfig;
-
 export function parseTargetArgs<T extends ParseArgsOptionsConfig, O extends string>(
   argv: string[],
   params: {
+    /** The command's spec flags: the shared ones and its own. */
     options: T;
     outputs: readonly O[] /** false: the command checks its own flags first, then calls checkRepoFolder. */;
     checkRepo?: boolean;
   },
 ) {
-  const values = parseCommandArgs(argv, { ...targetOptions, ...params.options });
+  const values = parseCommandArgs(argv, params.options);
   // The shared options' values, typed here where T is still open.
   const common = values as { repo?: string; target?: string; kubeconfig?: string; context?: string; output: string };
   const output = common.output as O;

@@ -8,11 +8,10 @@ import { renderPreviewComment } from "../report/preview/render-preview-comment.t
 import { renderPreviewJson } from "../report/preview/render-preview-json.ts";
 import { renderPreviewText } from "../report/preview/render-preview-text.ts";
 import { previewTarget } from "../stages/preview/preview-target.ts";
+import { preview, previewOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
 import { gitRefTree, type RefTree } from "./git-ref-tree.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
-
-const outputs = ["text", "json", "markdown"] as const;
 
 /** 0 when merging changes nothing, 1 when it creates, changes, prunes or orphans something, 2 when head does not render. */
 export function previewExitCode(report: PreviewReport): number {
@@ -23,8 +22,8 @@ export function previewExitCode(report: PreviewReport): number {
 
 export async function previewCommand(argv: string[]): Promise<number> {
   const { values, ...args } = parseTargetArgs(argv, {
-    options: { base: { type: "string" }, head: { type: "string" } },
-    outputs,
+    options: preview.flags,
+    outputs: previewOutputs,
   });
   if (!values.base) throw new UsageError("--base is required (the commit the change merges into, e.g. main)");
   if (!values.head) throw new UsageError("--head is required (the commit with the change, e.g. HEAD)");
@@ -51,7 +50,7 @@ export async function previewCommand(argv: string[]): Promise<number> {
   }
 }
 
-function format(report: PreviewReport, output: (typeof outputs)[number]): string {
+function format(report: PreviewReport, output: (typeof previewOutputs)[number]): string {
   if (output === "json") return renderPreviewJson(report);
   if (output === "markdown") return `${renderPreviewComment({ head: report.head, previews: [report] }).join("\n\n")}\n`;
   return renderPreviewText(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });

@@ -5,10 +5,10 @@ import type { WaitMode } from "../model/change-set.ts";
 import { renderRevertText } from "../report/revert/render-revert-text.ts";
 import { revertExitCode } from "../stages/revert/revert-exit-code.ts";
 import { revertTarget } from "../stages/revert/revert-target.ts";
+import { revert, revertOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
 import { checkRepoFolder, parseTargetArgs } from "./parse-target-args.ts";
 
-const outputs = ["text", "json"] as const;
 const propagations: Record<string, PropagationPolicy> = {
   background: "Background",
   foreground: "Foreground",
@@ -18,15 +18,8 @@ const propagations: Record<string, PropagationPolicy> = {
 /** 0 when everything asked for was done, 1 when an object was skipped, refused or failed; errors throw (2). */
 export async function revertCommand(argv: string[]): Promise<number> {
   const { values: args, ...target } = parseTargetArgs(argv, {
-    options: {
-      prune: { type: "boolean", default: false },
-      "force-prune": { type: "boolean", default: false },
-      propagation: { type: "string", default: "background" },
-      wait: { type: "boolean", default: false },
-      "no-wait": { type: "boolean", default: false },
-      "dry-run": { type: "boolean", default: false },
-    },
-    outputs,
+    options: revert.flags,
+    outputs: revertOutputs,
     // A wrong flag is said before anything is looked up on disk.
     checkRepo: false,
   });

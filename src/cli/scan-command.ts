@@ -4,10 +4,10 @@ import { renderJson } from "../report/render-json.ts";
 import { renderMarkdown } from "../report/render-markdown.ts";
 import { renderText } from "../report/render-text.ts";
 import { runScan } from "../stages/scan/scan-target.ts";
+import { scan, scanOutputs } from "./command-specs.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
 
-const outputs = ["text", "json", "markdown"] as const;
-type Output = (typeof outputs)[number];
+type Output = (typeof scanOutputs)[number];
 
 /** 0 in sync, 1 drift found, 2 when nothing could be compared. */
 export function exitCodeOf(report: DriftReport): number {
@@ -23,7 +23,7 @@ export function formatReport(report: DriftReport, output: Output): string {
 }
 
 export async function scanCommand(argv: string[]): Promise<number> {
-  const args = parseTargetArgs(argv, { options: {}, outputs });
+  const args = parseTargetArgs(argv, { options: scan.flags, outputs: scanOutputs });
   const output = args.output;
   const { report, skipped } = await runScan({
     repoDir: args.repo,

@@ -2,12 +2,13 @@
 // cluster in the registry, in one process, for one machine. Without APP_ID and
 // PRIVATE_KEY it serves Probot's setup page and starts no worker.
 
+import { start as spec } from "./command-specs.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
 import { serveUntilSignal } from "./serve-until-signal.ts";
 import { startWeb } from "./start-web.ts";
 
 export async function startCommand(argv: string[]): Promise<number> {
-  parseCommandArgs(argv, {});
+  parseCommandArgs(argv, spec.flags);
   const app = await startWeb({ workers: true }).catch((error: unknown) => {
     // Probot's throttling Redis client cannot be closed; a process that failed to start must not linger on it.
     setTimeout(() => process.exit(), 2000).unref();

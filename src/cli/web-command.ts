@@ -1,12 +1,13 @@
 // undrift web: the webhook receiver alone (Probot's server). Without APP_ID and
 // PRIVATE_KEY it serves Probot's setup page, which registers the app from app.yml.
 
+import { web as spec } from "./command-specs.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
 import { serveUntilSignal } from "./serve-until-signal.ts";
 import { startWeb } from "./start-web.ts";
 
 export async function webCommand(argv: string[]): Promise<number> {
-  parseCommandArgs(argv, {});
+  parseCommandArgs(argv, spec.flags);
   const web = await startWeb({}).catch((error: unknown) => {
     // Probot's throttling Redis client cannot be closed; a process that failed to start must not linger on it.
     setTimeout(() => process.exit(), 2000).unref();

@@ -8,12 +8,13 @@ import { parseServerEnv, ServerEnvError } from "../config/server-env.ts";
 import { AppOctokit } from "../github/app-octokit.ts";
 import { createRedisConnection } from "../queue/connection.ts";
 import { createQueues } from "../queue/create-queues.ts";
+import { worker } from "./command-specs.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
 import { serveUntilSignal } from "./serve-until-signal.ts";
 import { startWorkers } from "./start-workers.ts";
 
 export async function workerCommand(argv: string[]): Promise<number> {
-  const args = parseCommandArgs(argv, { clusters: { type: "string" } });
+  const args = parseCommandArgs(argv, worker.flags);
   loadDotEnv();
   const env = parseServerEnv(process.env, { requireClusters: true });
   const registry = await loadClusterRegistry(env.clustersFile!);

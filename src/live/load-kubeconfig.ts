@@ -14,14 +14,18 @@ export function kubeconfigSource(kc: KubeConfig): string {
   return sources.get(kc) ?? "the kubeconfig";
 }
 
+/** kubectl's words when there is nothing to read: what to set, pass or create. */
+export const noKubeconfigMessage = "no kubeconfig: set KUBECONFIG, pass --kubeconfig FILE, or create ~/.kube/config";
+
 export function loadKubeconfig(params: { kubeconfig?: string; context?: string; inCluster?: boolean }): KubeConfig {
   const kc = new KubeConfig();
+  let inCluster = params.inCluster === true;
   try {
-    if (params.inCluster) kc.loadFromCluster();
+    if (inCluster) kc.loadFromCluster();
     else if (params.kubeconfig) {
       if (!existsSync(params.kubeconfig)) throw new KubeconfigError(`kubeconfig ${params.kubeconfig}: no such file`);
       kc.loadFromFile(params.kubeconfig);
-    } else kc.loadFromDefault();
+    } else inCluster = loadDefault(kc);
   } catch (error) {
     if (error instanceof KubeconfigError) throw error;
     const where = params.kubeconfig ?? "the default kubeconfig";
@@ -35,8 +39,30 @@ export function loadKubeconfig(params: { kubeconfig?: string; context?: string; 
   }
   if (!kc.getCurrentCluster())
     throw new KubeconfigError(`${params.kubeconfig ?? "the kubeconfig"}: no current cluster`);
-  sources.set(kc, params.inCluster ? "in-cluster config" : (params.kubeconfig ?? defaultFile()));
+  sources.set(kc, inCluster ? "in-cluster config" : (params.kubeconfig ?? defaultFile()));
   return kc;
+}
+
+/**
+ * kubectl's order: $KUBECONFIG, else ~/.kube/config, else the pod's service account
+ * (when KUBERNETES_SERVICE_HOST says undrift runs in a pod). client-node's loadFromDefault
+ * would fall back to http://localhost:8080, which fails later as "HTTP protocol is not
+ * allowed": say instead what is missing. True when the config is the pod's.
+ */
+function loadDefault(kc: KubeConfig): boolean {
+  const files = (process.env.KUBECONFIG ?? "").split(delimiter).filter(Boolean);
+  if (files.length > 0) {
+    kc.loadFromDefault();
+    return false;
+  }
+  const home = join(homedir(), ".kube", "config");
+  if (existsSync(home)) {
+    kc.loadFromFile(home);
+    return false;
+  }
+  if (!process.env.KUBERNETES_SERVICE_HOST) throw new KubeconfigError(noKubeconfigMessage);
+  kc.loadFromCluster();
+  return true;
 }
 
 /** The file loadFromDefault read first: $KUBECONFIG's first, else ~/.kube/config. */

@@ -1,11 +1,9 @@
 // A throwaway GitOps repository bound to a fresh namespace of the test cluster,
 // so each test states its manifests, lets Git be applied as an applier would,
 // makes drift with kubectl, and runs `undrift scan` as a user would.
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { dirname, join } from "node:path";
 import { stringify } from "yaml";
 import { readRepoConfig } from "../../src/config/load-config.ts";
 import { trackingLabel } from "../../src/config/tracking-label.ts";
@@ -15,30 +13,9 @@ import { discover } from "../../src/live/discovery.ts";
 import type { DriftReport } from "../../src/model/types.ts";
 import { pickTarget } from "../../src/stages/scan/scan-target.ts";
 import { client, contexts, kubeconfigPath, kubectl, uniqueName } from "./cluster.ts";
+import { type CliResult, undrift } from "./run-cli.ts";
 
-const run = promisify(execFile);
-const cli = resolve(import.meta.dirname, "../../bin/undrift.js");
-
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the undrift command as a separate process, the way a user does. */
-export async function undrift(args: string[]): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], {
-      maxBuffer: 256 << 20,
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    if (typeof e.code !== "number") throw error;
-    return { code: e.code, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
+export { type CliResult, undrift };
 
 export interface Scenario {
   repoDir: string;

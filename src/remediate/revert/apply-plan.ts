@@ -5,7 +5,9 @@
 //   - after Namespaces: each applied Namespace Active (wait modes all and dependencies).
 // A dry run waits for nothing: nothing it applies exists afterwards. Custom
 // resources of a CRD the dry run only checked cannot be checked themselves
-// (their kind is not served yet) and are recorded as the real run would.
+// (their kind is not served yet), nor objects in a Namespace it only checked
+// creating (the server refuses `namespaces "x" not found`); both are recorded
+// as the real run would, with a reason saying the server did not check them.
 
 import type { IgnoreRule, Jq } from "../../drift/ignore-rules.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
@@ -48,6 +50,8 @@ export async function applyPlan(params: {
   const time = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   const entries: AppliedEntry[] = [];
   const crds = new Map<string, AppliedEntry>();
+  /** Namespaces a dry run would create: the server cannot dry-run anything inside them. */
+  const newNamespaces = new Set<string>();
   const kindOf = (o: KubeObject) => `${groupOf(o.apiVersion)}/${o.kind}`;
   const usedKinds = new Set(params.objects.map((p) => kindOf(p.desired.object)));
   const changed = (e: AppliedEntry) => e.record.action === "created" || e.record.action === "configured";
@@ -62,6 +66,10 @@ export async function applyPlan(params: {
     }
     const resource = index.find(object.apiVersion, object.kind);
     if (!resource) return { planned, record: unserved(planned, crds.get(kindOf(object)), dryRun) };
+    const namespace = object.metadata.namespace;
+    if (namespace && newNamespaces.has(namespace)) {
+      return { planned, record: unchecked(planned, `its namespace ${namespace} is created by this revert`) };
+    }
     try {
       const { record, applied } = await applyDesired({
         client,
@@ -89,7 +97,11 @@ export async function applyPlan(params: {
     const done = await mapLimit(objects, 8, step);
     entries.push(...done);
     if (stage === 0) for (const e of done) remember(crds, e);
-    if (dryRun) continue;
+    if (dryRun) {
+      if (stage === 1)
+        for (const e of done.filter((e) => e.record.action === "created")) newNamespaces.add(e.record.name);
+      continue;
+    }
     if (stage === 0) {
       // Custom resources need their CRD Established whatever the wait mode: that is order, not health.
       const awaited = done.filter(
@@ -128,14 +140,18 @@ function unserved(planned: PlannedObject, crd: AppliedEntry | undefined, dryRun:
     return { ...ref, action: "failed", reason: `the cluster does not serve ${object.apiVersion} ${object.kind}` };
   const crdOk =
     crd.record.action === "created" || crd.record.action === "configured" || crd.record.action === "unchanged";
-  if (dryRun && crdOk) {
-    const reason = `not checked by the server: ${object.kind} is served only once CustomResourceDefinition ${name} is applied`;
-    return { ...ref, action: planned.status === "missing" ? applyAction.missing : applyAction.drifted, reason };
-  }
+  if (dryRun && crdOk)
+    return unchecked(planned, `${object.kind} is served only once CustomResourceDefinition ${name} is applied`);
   const why = !crdOk
     ? `was ${crd.record.action === "failed" ? "not applied" : "skipped"}`
     : crd.record.health && crd.record.health.status !== "healthy"
       ? `is not Established (${crd.record.health.message ?? crd.record.health.status})`
       : `is applied, but the cluster does not serve ${object.apiVersion} ${object.kind}`;
   return { ...ref, action: "skipped", reason: `waits for CustomResourceDefinition ${name}, which ${why}` };
+}
+
+/** A dry run's record of an object the server cannot check yet: what the real run would do, and why unchecked. */
+function unchecked(planned: PlannedObject, why: string): ObjectRecord {
+  const action = planned.status === "missing" ? applyAction.missing : applyAction.drifted;
+  return { ...refOf(planned.desired.object), action, reason: `not checked by the server: ${why}` };
 }

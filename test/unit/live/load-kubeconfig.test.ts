@@ -1,9 +1,9 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KubeconfigError } from "../../../src/live/errors.ts";
-import { loadKubeconfig } from "../../../src/live/load-kubeconfig.ts";
+import { kubeconfigSource, loadKubeconfig } from "../../../src/live/load-kubeconfig.ts";
 
 const canary = "canary-token-9d2f77";
 
@@ -53,5 +53,45 @@ describe("loadKubeconfig: a broken credential file", () => {
     );
     const message = failure(file);
     expect(message).toBe(`${file}: clusters[0].cluster is missing`);
+  });
+});
+
+describe("loadKubeconfig: no --kubeconfig, no KUBECONFIG, no ~/.kube/config", () => {
+  let home: string;
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), "undrift-home-"));
+    vi.stubEnv("HOME", home);
+    vi.stubEnv("KUBECONFIG", undefined);
+    vi.stubEnv("KUBERNETES_SERVICE_HOST", undefined);
+    vi.stubEnv("KUBERNETES_SERVICE_PORT", undefined);
+  });
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it("says what is missing, as kubectl does, instead of falling back to http://localhost:8080", () => {
+    expect(() => loadKubeconfig({})).toThrow(
+      new KubeconfigError("no kubeconfig: set KUBECONFIG, pass --kubeconfig FILE, or create ~/.kube/config"),
+    );
+  });
+
+  it("uses the pod's service account when KUBERNETES_SERVICE_HOST says it runs in one", () => {
+    vi.stubEnv("KUBERNETES_SERVICE_HOST", "10.96.0.1");
+    vi.stubEnv("KUBERNETES_SERVICE_PORT", "443");
+    const kc = loadKubeconfig({});
+    expect(kc.getCurrentCluster()?.server).toBe("https://10.96.0.1:443");
+    expect(kubeconfigSource(kc)).toBe("in-cluster config");
+  });
+
+  it("reads ~/.kube/config when it exists", async () => {
+    await mkdir(join(home, ".kube"));
+    await writeFile(
+      join(home, ".kube", "config"),
+      "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:6443'}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n",
+    );
+    const kc = loadKubeconfig({});
+    expect(kc.getCurrentCluster()?.server).toBe("https://127.0.0.1:6443");
+    expect(kubeconfigSource(kc)).toBe(join(home, ".kube", "config"));
   });
 });

@@ -1,0 +1,140 @@
+// Every command's flags, once: parseArgs reads them and `undrift <command> --help`
+// prints them, so the help cannot list a flag the parser refuses or miss one it takes.
+// Kept free of imports beyond types: main.ts reads it before loading any command.
+import type { ParseArgsOptionDescriptor } from "node:util";
+
+/** A parseArgs option with what help says of it; parseArgs ignores the extra fields. */
+export type Flag = ParseArgsOptionDescriptor & {
+  description: string;
+  /** The placeholder after a string flag in help (`--repo DIR`). */
+  value?: string;
+  /** Shown in the usage line as required; the command itself checks and says why. */
+  required?: true;
+};
+
+export interface CommandSpec {
+  summary: string;
+  flags: Record<string, Flag>;
+  examples: readonly string[];
+  /** What the exit codes mean for this command; servers run until stopped and have none to tell. */
+  exitCodes?: string;
+}
+
+/** The flags every per-target command shares, with that command's --output choices. */
+function targetFlags<O extends string>(outputs: readonly O[]) {
+  return {
+    repo: { type: "string", value: "DIR", required: true, description: "the working tree of the GitOps repository" },
+    target: { type: "string", value: "NAME", required: true, description: "a target name from .github/undrift.yml" },
+    kubeconfig: {
+      type: "string",
+      value: "FILE",
+      description: "the kubeconfig to use (default: $KUBECONFIG, else ~/.kube/config, else the pod's service account)",
+    },
+    context: { type: "string", value: "NAME", description: "the kubeconfig context (default: its current context)" },
+    output: { type: "string", short: "o", default: "text", value: outputs.join("|"), description: "the format" },
+  } as const satisfies Record<string, Flag>;
+}
+
+export const scanOutputs = ["text", "json", "markdown"] as const;
+export const scan = {
+  summary: "compare the target's manifests in Git with its live cluster; exit 1 when they differ",
+  flags: targetFlags(scanOutputs),
+  examples: ["undrift scan --repo . --target infra", "undrift scan --repo . --target infra --context prod -o json"],
+  exitCodes: "0 in sync, 1 drift found, 2 error",
+} as const satisfies CommandSpec;
+
+export const codifyOutputs = ["text", "json"] as const;
+export const codify = {
+  summary: "edit the files under DIR so Git matches the cluster",
+  flags: {
+    ...targetFlags(codifyOutputs),
+    "dry-run": { type: "boolean", default: false, description: "print the edits as a diff and write nothing" },
+    "allow-dirty": {
+      type: "boolean",
+      default: false,
+      description: "edit even when the target's folder has uncommitted or untracked files",
+    },
+  },
+  examples: ["undrift codify --repo . --target infra --dry-run", "undrift codify --repo . --target infra"],
+  exitCodes: "0 nothing left to codify, 1 something not codified, 2 error",
+} as const satisfies CommandSpec;
+
+export const revertOutputs = ["text", "json"] as const;
+export const revert = {
+  summary: "apply Git to the cluster (server-side apply); with --prune, delete what Git no longer declares",
+  flags: {
+    ...targetFlags(revertOutputs),
+    prune: { type: "boolean", default: false, description: "also delete labelled objects Git no longer declares" },
+    "force-prune": { type: "boolean", default: false, description: "lift the prune guards (needs --prune)" },
+    propagation: {
+      type: "string",
+      default: "background",
+      value: "MODE",
+      description: "how a prune deletes dependents: background, foreground or orphan",
+    },
+    wait: { type: "boolean", default: false, description: "wait until every applied object is healthy" },
+    "no-wait": { type: "boolean", default: false, description: "wait for nothing, not even CRDs and namespaces" },
+    "dry-run": { type: "boolean", default: false, description: "ask the API server what would change; change nothing" },
+  },
+  examples: ["undrift revert --repo . --target infra --dry-run", "undrift revert --repo . --target infra --prune"],
+  exitCodes: "0 everything asked for was done, 1 an object was skipped, refused or failed, 2 error",
+} as const satisfies CommandSpec;
+
+export const previewOutputs = ["text", "json", "markdown"] as const;
+export const preview = {
+  summary: "what merging head into base would change in the target's cluster, and prune",
+  flags: {
+    ...targetFlags(previewOutputs),
+    base: { type: "string", value: "REF", required: true, description: "the commit the change merges into" },
+    head: { type: "string", value: "REF", required: true, description: "the commit with the change" },
+  },
+  examples: ["undrift preview --repo . --base main --head HEAD --target infra"],
+  exitCodes:
+    "0 merging changes nothing, 1 it creates, changes, prunes or orphans something, 2 head does not render or error",
+} as const satisfies CommandSpec;
+
+export const audit = {
+  summary: "the audit trail from Redis (REDIS_URL), oldest first",
+  flags: {
+    repo: { type: "string", value: "OWNER/NAME", description: "only this repository's records" },
+    since: { type: "string", value: "24h|2026-11-30", description: "only records since this long ago or this date" },
+    limit: { type: "string", default: "1000", value: "N", description: "at most N records" },
+  },
+  examples: ["undrift audit --since 24h", "undrift audit --repo acme/gitops --limit 50"],
+  exitCodes: "0 printed, 2 error",
+} as const satisfies CommandSpec;
+
+export const web = {
+  summary: "the webhook receiver alone (Probot's setup page without APP_ID)",
+  flags: {},
+  examples: ["undrift web"],
+} as const satisfies CommandSpec;
+
+export const worker = {
+  summary: "scan workers for the clusters named (needs APP_ID, PRIVATE_KEY and UNDRIFT_CLUSTERS)",
+  flags: {
+    clusters: {
+      type: "string",
+      value: "a,b",
+      description: "only these clusters of the registry (default: all in UNDRIFT_CLUSTERS)",
+    },
+  },
+  examples: ["undrift worker", "undrift worker --clusters prod-eu,prod-us"],
+} as const satisfies CommandSpec;
+
+export const start = {
+  summary: "the web receiver and the workers of every cluster in one process (npm start)",
+  flags: {},
+  examples: ["undrift start"],
+} as const satisfies CommandSpec;
+
+export const commandSpecs: Record<string, CommandSpec> = {
+  scan,
+  codify,
+  revert,
+  preview,
+  audit,
+  web,
+  worker,
+  start,
+};
