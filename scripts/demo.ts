@@ -52,10 +52,11 @@ function kubectl(...args: string[]): void {
 }
 
 try {
-  heading("3. Git applied to the cluster (undrift revert applies Git; --prune removes earlier demo leftovers)");
-  console.log("(The test cluster runs no controllers, so its Deployments never roll out: 'not ready' is expected.)\n");
+  heading(
+    "3. Git applied to the cluster (undrift revert applies Git and, with --wait, waits for the rollouts; --prune removes earlier demo leftovers)",
+  );
   for (const target of ["shop", "platform"]) {
-    if (undrift("revert", "--target", target, "--prune") === 2) throw new Error(`revert of ${target} failed`);
+    if (undrift("revert", "--target", target, "--prune", "--wait") === 2) throw new Error(`revert of ${target} failed`);
   }
 
   heading("4. Drift, made by hand with kubectl");
