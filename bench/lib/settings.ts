@@ -6,8 +6,10 @@
 //   BENCH_KUBECONFIG=FILE              a cluster other than the project's test cluster
 //   BENCH_QUIET_WAIT=60                seconds to wait, before each timed run, for the CPUs to be 80% idle
 //   BENCH_KEEP=1                       keep the temporary repo and outputs
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+//   BENCH_RTT=20ms                     the timed tools reach the API server through a loopback proxy adding
+//                                      that round trip (a cluster in another region); set-up and cleanup do not
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -36,6 +38,39 @@ export async function clusterKubeconfig(): Promise<string> {
   const { kubeconfig, started } = await up();
   log(started ? `started the test cluster (${kubeconfig})` : `using the running test cluster (${kubeconfig})`);
   return kubeconfig;
+}
+
+const proxies: Array<{ close(): Promise<void> }> = [];
+
+/** Stops the latency proxies toolKubeconfig started, so the benchmark's process can end. */
+export async function closeToolProxies(): Promise<void> {
+  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
+}
+
+/** The round trip BENCH_RTT adds, in milliseconds (0 when unset). */
+export async function addedRtt(): Promise<number> {
+  if (!process.env.BENCH_RTT) return 0;
+  const { parseDuration } = await import("../../scripts/cluster/latency-proxy.ts");
+  return parseDuration(process.env.BENCH_RTT);
+}
+
+/**
+ * The kubeconfig the timed tools use: `kubeconfig` itself, or with BENCH_RTT a copy whose server is a latency
+ * proxy in front of it (kept until the process exits), so undrift and kubectl pay the same round trips.
+ */
+export async function toolKubeconfig(kubeconfig: string): Promise<string> {
+  const rttMs = await addedRtt();
+  if (rttMs === 0) return kubeconfig;
+  const { startLatencyProxy } = await import("../../scripts/cluster/latency-proxy.ts");
+  const { writeKubeconfigFor } = await import("../../scripts/cluster/kubeconfig.ts");
+  const server = /server:\s*(\S+)/.exec(readFileSync(kubeconfig, "utf8"))?.[1];
+  if (!server) throw new Error(`${kubeconfig}: no cluster server to put a latency proxy in front of`);
+  const proxy = await startLatencyProxy({ target: server, rttMs });
+  proxies.push(proxy);
+  const slow = join(tmpdir(), `undrift-bench-rtt-${rttMs}ms-${process.pid}.yaml`);
+  writeKubeconfigFor(kubeconfig, slow, proxy.url);
+  log(`the timed tools reach ${server} through ${proxy.url}, adding ${rttMs} ms per round trip`);
+  return slow;
 }
 
 /** Writes bench/results/<name>-<stamp>.json with the machine's facts beside `results` and the printed table. */
