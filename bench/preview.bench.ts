@@ -37,14 +37,13 @@ import {
 } from "./lib/preview-report.ts";
 import { profileUndrift } from "./lib/profile.ts";
 import {
-  addedRtt,
   clusterKubeconfig,
   log,
   resultsDir,
   runs,
   sizes,
+  timedCluster,
   timestamp,
-  toolKubeconfig,
   writeResults,
 } from "./lib/settings.ts";
 import { setupRepo } from "./lib/setup-repo.ts";
@@ -57,8 +56,7 @@ const stamp = timestamp();
 const kubeconfig = await clusterKubeconfig();
 const kc = loadKubeconfig({ kubeconfig });
 // What the timed tools use (through a latency proxy with BENCH_RTT); set-up and counting use `kubeconfig`.
-const timedKubeconfig = await toolKubeconfig(kubeconfig);
-const rttNote = (await addedRtt()) > 0 ? `Added round trip: ${await addedRtt()} ms (BENCH_RTT).\n\n` : "";
+const { kubeconfig: timedKubeconfig, note: rttNote } = await timedCluster(kubeconfig);
 const admin = new KubeClient(kc);
 
 function toolCommand(tool: PreviewTool, repo: BenchRepo) {

@@ -7,10 +7,10 @@ if (only && only !== "scan" && only !== "preview") {
   console.error(`BENCH_ONLY=${only}: expected scan or preview`);
   process.exit(2);
 }
-const { closeToolProxies } = await import("./lib/settings.ts");
+const { closeTimedCluster } = await import("./lib/settings.ts");
 try {
   if (only !== "preview") await import("./scan.bench.ts");
   if (only !== "scan") await import("./preview.bench.ts");
 } finally {
-  await closeToolProxies();
+  await closeTimedCluster();
 }

@@ -31,15 +31,14 @@ import { countKubectlRequests, readFloor, readKubectlDiff, readUndrift, tail } f
 import { profileUndrift } from "./lib/profile.ts";
 import { compare, markdown, type RunRecord, type SizeResult, type Tool } from "./lib/report.ts";
 import {
-  addedRtt,
   benchDir,
   clusterKubeconfig,
   log,
   resultsDir,
   runs,
   sizes,
+  timedCluster,
   timestamp,
-  toolKubeconfig,
   writeResults,
 } from "./lib/settings.ts";
 import { setupRepo } from "./lib/setup-repo.ts";
@@ -54,8 +53,7 @@ const stamp = timestamp();
 const kubeconfig = await clusterKubeconfig();
 const kc = loadKubeconfig({ kubeconfig });
 // What the timed tools use (through a latency proxy with BENCH_RTT); set-up and counting use `kubeconfig`.
-const timedKubeconfig = await toolKubeconfig(kubeconfig);
-const rttNote = (await addedRtt()) > 0 ? `Added round trip: ${await addedRtt()} ms (BENCH_RTT).\n\n` : "";
+const { kubeconfig: timedKubeconfig, note: rttNote } = await timedCluster(kubeconfig);
 const admin = new KubeClient(kc);
 
 function toolCommand(tool: Tool, repo: BenchRepo): { command: string; args: string[] } {

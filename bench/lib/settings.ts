@@ -8,7 +8,7 @@
 //   BENCH_KEEP=1                       keep the temporary repo and outputs
 //   BENCH_RTT=20ms                     the timed tools reach the API server through a loopback proxy adding
 //                                      that round trip (a cluster in another region); set-up and cleanup do not
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,37 +40,47 @@ export async function clusterKubeconfig(): Promise<string> {
   return kubeconfig;
 }
 
-const proxies: Array<{ close(): Promise<void> }> = [];
-
-/** Stops the latency proxies toolKubeconfig started, so the benchmark's process can end. */
-export async function closeToolProxies(): Promise<void> {
-  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
+/** What the timed tools use: a kubeconfig, and the line above each table that says how it reaches the cluster. */
+export interface TimedCluster {
+  kubeconfig: string;
+  note: string;
 }
 
-/** The round trip BENCH_RTT adds, in milliseconds (0 when unset). */
-export async function addedRtt(): Promise<number> {
-  if (!process.env.BENCH_RTT) return 0;
-  const { parseDuration } = await import("../../scripts/cluster/latency-proxy.ts");
-  return parseDuration(process.env.BENCH_RTT);
-}
+let timed: Promise<TimedCluster> | undefined;
+let closeTimed: (() => Promise<void>) | undefined;
 
 /**
- * The kubeconfig the timed tools use: `kubeconfig` itself, or with BENCH_RTT a copy whose server is a latency
- * proxy in front of it (kept until the process exits), so undrift and kubectl pay the same round trips.
+ * `kubeconfig` itself, or with BENCH_RTT a copy whose server is a latency proxy in front of it, so undrift and
+ * kubectl pay the same round trips. One proxy serves every benchmark of the process, until closeTimedCluster.
  */
-export async function toolKubeconfig(kubeconfig: string): Promise<string> {
-  const rttMs = await addedRtt();
-  if (rttMs === 0) return kubeconfig;
-  const { startLatencyProxy } = await import("../../scripts/cluster/latency-proxy.ts");
+export function timedCluster(kubeconfig: string): Promise<TimedCluster> {
+  timed ??= openTimedCluster(kubeconfig);
+  return timed;
+}
+
+async function openTimedCluster(kubeconfig: string): Promise<TimedCluster> {
+  if (!process.env.BENCH_RTT) return { kubeconfig, note: "" };
+  const { parseDuration, startLatencyProxy } = await import("../../scripts/cluster/latency-proxy.ts");
   const { writeKubeconfigFor } = await import("../../scripts/cluster/kubeconfig.ts");
+  const rttMs = parseDuration(process.env.BENCH_RTT);
   const server = /server:\s*(\S+)/.exec(readFileSync(kubeconfig, "utf8"))?.[1];
   if (!server) throw new Error(`${kubeconfig}: no cluster server to put a latency proxy in front of`);
   const proxy = await startLatencyProxy({ target: server, rttMs });
-  proxies.push(proxy);
   const slow = join(tmpdir(), `undrift-bench-rtt-${rttMs}ms-${process.pid}.yaml`);
   writeKubeconfigFor(kubeconfig, slow, proxy.url);
+  closeTimed = async () => {
+    rmSync(slow, { force: true });
+    await proxy.close();
+  };
   log(`the timed tools reach ${server} through ${proxy.url}, adding ${rttMs} ms per round trip`);
-  return slow;
+  return { kubeconfig: slow, note: `Added round trip: ${rttMs} ms (BENCH_RTT).\n\n` };
+}
+
+/** Stops the latency proxy timedCluster started (and removes its kubeconfig), so the process can end. */
+export async function closeTimedCluster(): Promise<void> {
+  await closeTimed?.();
+  closeTimed = undefined;
+  timed = undefined;
 }
 
 /** Writes bench/results/<name>-<stamp>.json with the machine's facts beside `results` and the printed table. */
