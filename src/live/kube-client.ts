@@ -46,6 +46,8 @@ export class KubeClient {
   requests = 0;
   private readonly kubeConfig: KubeConfig;
   private readonly timeoutMs: number;
+  /** An https server reached directly; through a cluster's proxyUrl, client-node's proxy agent is kept. */
+  private readonly keepAlive: boolean;
   /** The names errors give: the kubeconfig's cluster and user, and its file. */
   readonly identity: ClientIdentity;
 
@@ -54,6 +56,7 @@ export class KubeClient {
     if (!cluster) throw new Error("kubeconfig has no current cluster");
     this.kubeConfig = kubeConfig;
     this.server = cluster.server.replace(/\/+$/, "");
+    this.keepAlive = this.server.startsWith("https:") && !cluster.proxyUrl;
     this.timeoutMs = options.timeoutMs ?? 60_000;
     const user = kubeConfig.getCurrentUser()?.name ?? "";
     this.identity = { cluster: cluster.name, user, kubeconfig: kubeconfigSource(kubeConfig) };
@@ -85,8 +88,7 @@ export class KubeClient {
         cause: error,
       });
     });
-    if (url.protocol === "https:" && !this.kubeConfig.getCurrentCluster()?.proxyUrl)
-      options.agent = keptAliveAgent(options);
+    if (this.keepAlive) options.agent = keptAliveAgent(options);
     let { status, text, retryAfter } = await this.counted(url, options, payload);
     // As client-go does: the server asks to come back later (429, or 5xx with Retry-After) while it
     // is busy or, for a CRD created a moment ago, while its storage initializes.
