@@ -5,12 +5,7 @@ import type { Pki } from "./pki.ts";
 /** kube-controller-manager with every default controller, each under its own service account as in kubeadm clusters. */
 export function controllerManagerArgs(p: { kubeconfig: string; port: number; pki: Pki }): string[] {
   return [
-    `--kubeconfig=${p.kubeconfig}`,
-    `--authentication-kubeconfig=${p.kubeconfig}`,
-    `--authorization-kubeconfig=${p.kubeconfig}`,
-    "--bind-address=127.0.0.1",
-    `--secure-port=${p.port}`,
-    "--leader-elect=false",
+    ...componentArgs(p),
     "--controllers=*",
     "--use-service-account-credentials=true",
     `--service-account-private-key-file=${p.pki.saKey}`,
@@ -27,6 +22,11 @@ export function controllerManagerArgs(p: { kubeconfig: string; port: number; pki
 }
 
 export function schedulerArgs(p: { kubeconfig: string; port: number }): string[] {
+  return componentArgs(p);
+}
+
+/** What both share: one kubeconfig for the API, authentication and authorization; health on loopback; one instance. */
+function componentArgs(p: { kubeconfig: string; port: number }): string[] {
   return [
     `--kubeconfig=${p.kubeconfig}`,
     `--authentication-kubeconfig=${p.kubeconfig}`,
