@@ -7,6 +7,7 @@ import { stringify } from "yaml";
 import { formatMarker } from "../../src/report/markers.ts";
 import { readAudit } from "../../src/state/audit-log.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
+import { expectPrComments } from "../helpers/app-github-comments.ts";
 import { sha40 } from "../helpers/app-github-replies.ts";
 import { type AppHarness, openAppHarness } from "../helpers/app-harness.ts";
 import { issueCommentPayload } from "../helpers/app-payloads.ts";
@@ -71,14 +72,7 @@ describe("/undrift scan in a comment", () => {
     const gh = fakeRepo({ github, head });
     gh.expectToken();
     expectPermission("mallory", "read");
-    github.expect({
-      method: "POST",
-      path: "/repos/acme/gitops/issues/5/comments",
-      reply: (req) => {
-        gh.state.comments.push({ issue: 5, body: (req.json as { body: string }).body });
-        return { status: 201, body: { id: 1 } };
-      },
-    });
+    expectPrComments(github, gh, 5, { create: 1 });
     const issueBody = `${formatMarker("tracking", { target: "infra", digest: "cd34" })}\nDrift report.`;
     const payload = issueCommentPayload(gh, { number: 5, issueBody, body: "/undrift scan", author: "mallory" });
     expect((await h.deliver("issue_comment", payload)).status).toBe(200);
