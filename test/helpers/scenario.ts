@@ -99,7 +99,7 @@ export function scenario(params: { files: Record<string, string>; target?: Recor
       rmSync(repoDir, { recursive: true, force: true });
       // The controllers give every Deployment pods, and kwok's nodes hold 110 each as a kubelet does: a
       // namespace left behind keeps its pods, and enough of them leave later tests' pods unschedulable.
-      await kubectl(["delete", "namespace", namespace, "--ignore-not-found", "--wait=false"]).catch(() => undefined);
+      await kubectl(["delete", "namespace", namespace, "--ignore-not-found", "--wait=false"]);
     },
   };
 }

@@ -34,7 +34,7 @@ let s: Scenario | undefined;
 let trap: Server | undefined;
 afterEach(async () => {
   await h?.close();
-  s?.cleanup();
+  await s?.cleanup();
   trap?.close();
   h = s = trap = undefined;
 });

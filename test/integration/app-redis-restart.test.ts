@@ -24,7 +24,7 @@ let server: RedisServer | undefined;
 afterEach(async () => {
   await h?.close();
   await server?.stop();
-  s?.cleanup();
+  await s?.cleanup();
   h = s = server = undefined;
 });
 

@@ -27,7 +27,7 @@ let h: AppHarness | undefined;
 let s: Scenario | undefined;
 afterEach(async () => {
   await h?.close();
-  s?.cleanup();
+  await s?.cleanup();
   h = s = undefined;
 });
 

@@ -35,7 +35,7 @@ afterEach(async () => {
   release?.();
   await relay?.close();
   await h?.close();
-  s?.cleanup();
+  await s?.cleanup();
   if (scratch) await rm(scratch, { recursive: true, force: true });
   h = s = child = relay = scratch = release = undefined;
 });

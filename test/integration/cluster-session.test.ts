@@ -9,8 +9,8 @@ import { webDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const scenarios: Scenario[] = [];
-afterEach(() => {
-  for (const s of scenarios.splice(0)) s.cleanup();
+afterEach(async () => {
+  await Promise.all(scenarios.splice(0).map((s) => s.cleanup()));
 });
 
 async function target(replicas: number): Promise<Scenario> {

@@ -12,7 +12,7 @@ import { type Scenario, scenario } from "../helpers/scenario.ts";
 function scenarioFor(context: TestContext, files: Record<string, string>): Scenario {
   const s = scenario({ files });
   context.onTestFinished(async () => {
-    s.cleanup();
+    await s.cleanup();
     await deleteNamespaces([s.namespace]);
   });
   return s;

@@ -15,7 +15,7 @@ import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 const created: string[] = [];
 let current: Scenario | undefined;
 afterEach(async () => {
-  current?.cleanup();
+  await current?.cleanup();
   await deleteNamespaces([...(current ? [current.namespace] : []), ...created.splice(0)]);
   current = undefined;
 });

@@ -34,7 +34,7 @@ let proxy: CutProxy | undefined;
 let scratch: string | undefined;
 afterEach(async () => {
   await proxy?.close();
-  s?.cleanup();
+  await s?.cleanup();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
   s = proxy = scratch = undefined;
 });

@@ -53,7 +53,7 @@ let s: Scenario | undefined;
 let h: AppHarness | undefined;
 afterEach(async () => {
   await h?.close();
-  s?.cleanup();
+  await s?.cleanup();
   s = h = undefined;
 });
 

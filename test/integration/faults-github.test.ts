@@ -29,7 +29,7 @@ let h: AppHarness | undefined;
 const scenarios: Scenario[] = [];
 afterEach(async () => {
   await h?.close();
-  for (const s of scenarios.splice(0)) s.cleanup();
+  await Promise.all(scenarios.splice(0).map((s) => s.cleanup()));
   h = undefined;
 });
 

@@ -38,7 +38,7 @@ data:
 let current: Scenario | undefined;
 let cacheDir: string | undefined;
 afterEach(async () => {
-  current?.cleanup();
+  await current?.cleanup();
   if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
 });
 

@@ -30,8 +30,8 @@ describe("a repository whose target folder is a link outside it", { timeout: 120
     await git("add", ".");
     await git("commit", "-q", "-m", "hostile");
   });
-  afterEach(() => {
-    repo.cleanup();
+  afterEach(async () => {
+    await repo.cleanup();
     rmSync(outside, { recursive: true, force: true });
   });
 
@@ -89,7 +89,7 @@ describe("codify on a dirty working tree", { timeout: 120_000 }, () => {
       const dry = await undrift([...args, "--dry-run"]);
       expect(dry.stderr).not.toContain("uncommitted");
     } finally {
-      s.cleanup();
+      await s.cleanup();
     }
   });
 

@@ -14,8 +14,8 @@ import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.t
 
 const run = promisify(execFile);
 const scenarios: Scenario[] = [];
-afterEach(() => {
-  for (const s of scenarios.splice(0)) s.cleanup();
+afterEach(async () => {
+  await Promise.all(scenarios.splice(0).map((s) => s.cleanup()));
 });
 
 const configMap = (name: string, extra = "") => `apiVersion: v1
