@@ -40,8 +40,10 @@ import {
   clusterKubeconfig,
   log,
   resultsDir,
+  roundTrips,
   runs,
   sizes,
+  type TimedCluster,
   timedCluster,
   timestamp,
   writeResults,
@@ -55,11 +57,11 @@ const profile = process.env.BENCH_PROFILE === "1";
 const stamp = timestamp();
 const kubeconfig = await clusterKubeconfig();
 const kc = loadKubeconfig({ kubeconfig });
-// What the timed tools use (through a latency proxy with BENCH_RTT); set-up and counting use `kubeconfig`.
-const { kubeconfig: timedKubeconfig, note: rttNote } = await timedCluster(kubeconfig);
 const admin = new KubeClient(kc);
 
-function toolCommand(tool: PreviewTool, repo: BenchRepo) {
+// The timed tools reach the cluster through `timedKubeconfig` (a latency proxy above 0 ms); set-up and counting
+// use `kubeconfig`.
+function toolCommand(tool: PreviewTool, repo: BenchRepo, timedKubeconfig: string) {
   if (tool === "kubectl") return kubectlDiffCommand({ dir: repo.manifestsDir, kubeconfig: timedKubeconfig });
   return undriftCommand([
     ...["preview", "--repo", repo.dir, "--base", baseBranch, "--head", headBranch],
@@ -67,8 +69,15 @@ function toolCommand(tool: PreviewTool, repo: BenchRepo) {
   ]);
 }
 
-async function timeOnce(tool: PreviewTool, repo: BenchRepo, outDir: string, run: number): Promise<PreviewRunRecord> {
-  const m = await timedRun({ ...toolCommand(tool, repo), dir: outDir, label: `preview-${tool}-${run}`, kc });
+async function timeOnce(
+  tool: PreviewTool,
+  repo: BenchRepo,
+  outDir: string,
+  run: number,
+  at: TimedCluster,
+): Promise<PreviewRunRecord> {
+  const label = `preview-${tool}-${at.rttMs}ms-${run}`;
+  const m = await timedRun({ ...toolCommand(tool, repo, at.kubeconfig), dir: outDir, label, kc });
   const record: PreviewRunRecord = runRecord(run, m);
   if (tool === "undrift") {
     // 1: the merge changes something, as head does here.
@@ -96,10 +105,10 @@ function foundLines(r: PreviewRunRecord): string[] | undefined {
   return r.kubectl && [...r.kubectl.change.map((k) => `change ${k}`), ...r.kubectl.create.map((k) => `create ${k}`)];
 }
 
-async function benchSize(n: number): Promise<PreviewSizeResult> {
+async function benchSize(n: number): Promise<PreviewSizeResult[]> {
   const tmp = await mkdtemp(join(tmpdir(), `undrift-bench-preview-${n}-`));
   const workspace = openWorkspace(tmp, admin);
-  let result: PreviewSizeResult;
+  const results: PreviewSizeResult[] = [];
   let left: number | undefined;
   try {
     const load = loadavg()[0]!;
@@ -118,64 +127,82 @@ async function benchSize(n: number): Promise<PreviewSizeResult> {
     const outDir = join(tmp, "out");
     mkdirSync(outDir);
 
-    const records: Record<PreviewTool, PreviewRunRecord[]> = { undrift: [], kubectl: [] };
-    const notes: Record<PreviewTool, string[]> = {
-      undrift: ["its JSON has no request count (the scan's `stats`), so its requests are the API server's count"],
-      kubectl: [],
-    };
-    for (let run = 0; run < runs; run++) {
-      for (const tool of ["undrift", "kubectl"] as const) {
-        if (tool === "kubectl" && tooSlowToRepeat(records.kubectl, run, notes.kubectl)) continue;
-        records[tool].push(await timeOnce(tool, repo, outDir, run));
-      }
-    }
-    let cpuProfile: string | undefined;
-    if (profile) {
-      const dir = join(resultsDir, `profile-preview-${stamp}-${n}`);
-      cpuProfile = await profileUndrift({ args: toolCommand("undrift", repo).args, dir, outDir });
-      log(`N = ${n}: ${cpuProfile.replace(/\n/g, "\nbench: ")}`);
-      log(`N = ${n}: profile kept in ${dir}`);
-    }
-    const options = { found: foundLines, what: "set of objects" };
-    const tools = {
-      undrift: summarize("undrift", records.undrift, notes.undrift, options),
-      kubectl: summarize("kubectl", records.kubectl, notes.kubectl, options),
-    };
-    const undriftFound = records.undrift[0]!.preview!;
-    const kubectlFound = records.kubectl[0]!.kubectl!;
-    const checks = checkPreview({ head, injected, undrift: undriftFound, kubectl: kubectlFound });
-    result = {
-      n,
-      loadAverageBefore: load,
-      objects: repo.objects.length + repo.namespaces.length,
-      target: repo.target,
-      namespaces: repo.namespaces,
-      applySeconds,
-      injected,
-      head,
-      tools,
-      undriftFound,
-      kubectlFound,
-      checks,
-      cpuProfile,
-      ratios: {
-        kubectlOverUndriftTime: tools.kubectl.wallSeconds / tools.undrift.wallSeconds,
-        kubectlOverUndriftRequests: tools.kubectl.requests / tools.undrift.requests,
-      },
-    };
+    const prepared: Prepared = { n, load, repo, applySeconds, injected, head, outDir };
+    for (const rttMs of roundTrips) results.push(await benchAt(prepared, await timedCluster(kubeconfig, rttMs)));
   } finally {
     log(`N = ${n}: cleaning up`);
     left = await closeWorkspace(workspace);
     if (left) log(`N = ${n}: ${left} objects are still there after cleanup`);
   }
-  result.leftAfterCleanup = left;
-  return result;
+  for (const r of results) r.leftAfterCleanup = left;
+  return results;
+}
+
+interface Prepared {
+  n: number;
+  load: number;
+  repo: BenchRepo;
+  applySeconds: number;
+  injected: PreviewSizeResult["injected"];
+  head: PreviewSizeResult["head"];
+  outDir: string;
+}
+
+/** Times both tools on the prepared pull request through `at`, and checks what each found. */
+async function benchAt(prepared: Prepared, at: TimedCluster): Promise<PreviewSizeResult> {
+  const { n, load, repo, applySeconds, injected, head, outDir } = prepared;
+  const records: Record<PreviewTool, PreviewRunRecord[]> = { undrift: [], kubectl: [] };
+  const notes: Record<PreviewTool, string[]> = {
+    undrift: ["its JSON has no request count (the scan's `stats`), so its requests are the API server's count"],
+    kubectl: [],
+  };
+  for (let run = 0; run < runs; run++) {
+    for (const tool of ["undrift", "kubectl"] as const) {
+      if (tool === "kubectl" && tooSlowToRepeat(records.kubectl, run, notes.kubectl)) continue;
+      records[tool].push(await timeOnce(tool, repo, outDir, run, at));
+    }
+  }
+  let cpuProfile: string | undefined;
+  if (profile) {
+    const dir = join(resultsDir, `profile-preview-${stamp}-${n}-${at.rttMs}ms`);
+    cpuProfile = await profileUndrift({ args: toolCommand("undrift", repo, at.kubeconfig).args, dir, outDir });
+    log(`N = ${n}, ${at.label}: ${cpuProfile.replace(/\n/g, "\nbench: ")}`);
+    log(`N = ${n}, ${at.label}: profile kept in ${dir}`);
+  }
+  const options = { found: foundLines, what: "set of objects" };
+  const tools = {
+    undrift: summarize("undrift", records.undrift, notes.undrift, options),
+    kubectl: summarize("kubectl", records.kubectl, notes.kubectl, options),
+  };
+  const undriftFound = records.undrift[0]!.preview!;
+  const kubectlFound = records.kubectl[0]!.kubectl!;
+  const checks = checkPreview({ head, injected, undrift: undriftFound, kubectl: kubectlFound });
+  return {
+    n,
+    rttMs: at.rttMs,
+    loadAverageBefore: load,
+    objects: repo.objects.length + repo.namespaces.length,
+    target: repo.target,
+    namespaces: repo.namespaces,
+    applySeconds,
+    injected,
+    head,
+    tools,
+    undriftFound,
+    kubectlFound,
+    checks,
+    cpuProfile,
+    ratios: {
+      kubectlOverUndriftTime: tools.kubectl.wallSeconds / tools.undrift.wallSeconds,
+      kubectlOverUndriftRequests: tools.kubectl.requests / tools.undrift.requests,
+    },
+  };
 }
 
 const results: PreviewSizeResult[] = [];
-for (const n of sizes) results.push(await benchSize(n));
+for (const n of sizes) results.push(...(await benchSize(n)));
 
-const table = rttNote + previewMarkdown(results);
+const table = previewMarkdown(results);
 console.log(table);
 writeResults({ name: "preview", stamp, results, table });
 if (results.some((r) => r.checks.some((c) => !c.met))) process.exitCode = 1;

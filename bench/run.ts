@@ -1,7 +1,7 @@
 // npm run bench: the scan benchmark, then the preview benchmark, in one process
 // (one Ctrl-C handler cleans up after either). BENCH_ONLY=scan or
 // BENCH_ONLY=preview runs one; the other BENCH_* settings apply to both
-// (BENCH_RTT=20ms: both time their tools over an added round trip).
+// (BENCH_RTT=0,20ms, the default: both time their tools at each round trip).
 const only = process.env.BENCH_ONLY;
 if (only && only !== "scan" && only !== "preview") {
   console.error(`BENCH_ONLY=${only}: expected scan or preview`);

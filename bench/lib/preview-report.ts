@@ -3,7 +3,7 @@
 import type { Injection } from "./drift.ts";
 import type { HeadChange } from "./head-change.ts";
 import type { PreviewOutput } from "./outputs.ts";
-import { fmtInt, type RunRecord, type ToolResult, wallCell } from "./report.ts";
+import { fmtInt, type RunRecord, rttLabel, type ToolResult, wallCell } from "./report.ts";
 
 export type PreviewTool = "undrift" | "kubectl";
 
@@ -36,6 +36,8 @@ export interface PreviewCheck {
 
 export interface PreviewSizeResult {
   n: number;
+  /** The round trip the timed tools paid (0: loopback). */
+  rttMs: number;
   loadAverageBefore: number;
   /** Objects applied (N plus the Namespaces). */
   objects: number;
@@ -114,30 +116,30 @@ function foundCell(r: PreviewSizeResult, tool: PreviewTool): string {
 export function previewMarkdown(results: PreviewSizeResult[]): string {
   const out: string[] = [];
   out.push(
-    "| | N | wall time (s), median (min–max) | API requests (API server, quietest run / client's own count) | peak RSS (MB) | what it found |",
+    "| | N | round trip | wall time (s), median (min–max) | API requests (API server, quietest run / client's own count) | peak RSS (MB) | what it found |",
   );
-  out.push("|---|---:|---:|---:|---:|---|");
+  out.push("|---|---:|---|---:|---:|---:|---|");
   for (const r of results) {
     for (const tool of ["undrift", "kubectl"] as const) {
       const t = r.tools[tool];
       out.push(
-        `| ${previewToolLabels[tool]} | ${fmtInt(r.n)} | ${wallCell(t)} | ${fmtInt(t.serverRequests)} / ${fmtInt(t.clientRequests)} | ${t.peakRssMb.toFixed(0)} | ${foundCell(r, tool)} |`,
+        `| ${previewToolLabels[tool]} | ${fmtInt(r.n)} | ${rttLabel(r.rttMs)} | ${wallCell(t)} | ${fmtInt(t.serverRequests)} / ${fmtInt(t.clientRequests)} | ${t.peakRssMb.toFixed(0)} | ${foundCell(r, tool)} |`,
       );
     }
   }
   out.push("");
   out.push(
-    "| N | head: changed / added / deleted | drifted (visible to kubectl) | kubectl/undrift time | kubectl/undrift requests |",
+    "| N | round trip | head: changed / added / deleted | drifted (visible to kubectl) | kubectl/undrift time | kubectl/undrift requests |",
   );
-  out.push("|---:|---|---|---:|---:|");
+  out.push("|---:|---|---|---|---:|---:|");
   for (const r of results) {
     const visible = r.injected.filter((i) => i.kubectlSees).length;
     out.push(
-      `| ${fmtInt(r.n)} | ${r.head.changed.length} / ${r.head.added.length} / ${r.head.deleted.length} | ${r.injected.length} (${visible}) | ${r.ratios.kubectlOverUndriftTime.toFixed(2)}x | ${r.ratios.kubectlOverUndriftRequests.toFixed(1)}x |`,
+      `| ${fmtInt(r.n)} | ${rttLabel(r.rttMs)} | ${r.head.changed.length} / ${r.head.added.length} / ${r.head.deleted.length} | ${r.injected.length} (${visible}) | ${r.ratios.kubectlOverUndriftTime.toFixed(2)}x | ${r.ratios.kubectlOverUndriftRequests.toFixed(1)}x |`,
     );
   }
   for (const r of results) {
-    out.push("", `Checks at N = ${fmtInt(r.n)}:`);
+    out.push("", `Checks at N = ${fmtInt(r.n)}, ${rttLabel(r.rttMs)}:`);
     for (const c of r.checks) {
       const detail = c.met
         ? `${c.found} of ${c.expected}`

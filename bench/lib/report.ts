@@ -61,6 +61,8 @@ export interface Comparison {
 
 export interface SizeResult {
   n: number;
+  /** The round trip the timed tools paid (0: loopback). */
+  rttMs: number;
   /** 1-minute load average when this size started. */
   loadAverageBefore: number;
   objects: number;
@@ -78,6 +80,19 @@ export interface SizeResult {
   cpuProfile?: string;
   leftAfterCleanup?: number;
 }
+
+/**
+ * How many times faster than kubectl diff undrift must be at N objects (issue "Fast at every size"): the loopback
+ * figure at 0 ms, the 20 ms figure over any added round trip; 1 means merely faster. Undefined between sizes.
+ */
+export function speedTargets(n: number, rttMs: number): number | undefined {
+  const targets: Record<number, [number, number]> = { 10: [1, 3], 100: [2, 5], 1000: [8, 15], 5000: [15, 30] };
+  const t = targets[n];
+  return t && (rttMs === 0 ? t[0] : t[1]);
+}
+
+/** How the tables name a round trip. */
+export const rttLabel = (rttMs: number) => (rttMs === 0 ? "loopback" : `${rttMs} ms`);
 
 export const fmtInt = (n: number | undefined) => (n === undefined ? "?" : n.toLocaleString("en-US"));
 export const fmtSec = (s: number) => (s < 10 ? s.toFixed(2) : s.toFixed(1));
@@ -127,41 +142,63 @@ function driftCell(t: ToolResult, c: Comparison): string {
 
 export function markdown(results: SizeResult[]): string {
   const out: string[] = [];
+  out.push(...sideBySide(results), "");
   out.push(
-    "| | N | wall time (s), median (min–max) | API requests (API server, quietest run / client's own count) | peak RSS (MB) | drifted objects found |",
+    "| | N | round trip | wall time (s), median (min–max) | API requests (API server, quietest run / client's own count) | peak RSS (MB) | drifted objects found |",
   );
-  out.push("|---|---:|---:|---:|---:|---|");
+  out.push("|---|---:|---|---:|---:|---:|---|");
   for (const r of results) {
     for (const tool of ["undrift", "kubectl", "floor"] as const) {
       const t = r.tools[tool];
       out.push(
-        `| ${toolLabels[tool]} | ${fmtInt(r.n)} | ${wallCell(t)} | ${fmtInt(t.serverRequests)} / ${fmtInt(t.clientRequests)} | ${t.peakRssMb.toFixed(0)} | ${driftCell(t, r.comparison)} |`,
+        `| ${toolLabels[tool]} | ${fmtInt(r.n)} | ${rttLabel(r.rttMs)} | ${wallCell(t)} | ${fmtInt(t.serverRequests)} / ${fmtInt(t.clientRequests)} | ${t.peakRssMb.toFixed(0)} | ${driftCell(t, r.comparison)} |`,
       );
     }
   }
   out.push("");
   out.push(
-    "| N | kubectl/undrift time | kubectl/undrift requests | undrift/floor time | undrift = kubectl (+ hand-added fields) |",
+    "| N | round trip | kubectl/undrift time | kubectl/undrift requests | undrift/floor time | undrift = kubectl (+ hand-added fields) |",
   );
-  out.push("|---:|---:|---:|---:|---|");
+  out.push("|---:|---|---:|---:|---:|---|");
   for (const r of results) {
     const c = r.comparison;
     out.push(
-      `| ${fmtInt(r.n)} | ${r.ratios.kubectlOverUndriftTime.toFixed(2)}x | ${r.ratios.kubectlOverUndriftRequests.toFixed(1)}x | ${r.ratios.undriftOverFloorTime.toFixed(2)}x | ${c.sameAsKubectl ? "yes" : `no (only undrift: ${c.onlyUndrift.join(", ") || "none"}; only kubectl: ${c.onlyKubectl.join(", ") || "none"})`} |`,
+      `| ${fmtInt(r.n)} | ${rttLabel(r.rttMs)} | ${r.ratios.kubectlOverUndriftTime.toFixed(2)}x | ${r.ratios.kubectlOverUndriftRequests.toFixed(1)}x | ${r.ratios.undriftOverFloorTime.toFixed(2)}x | ${c.sameAsKubectl ? "yes" : `no (only undrift: ${c.onlyUndrift.join(", ") || "none"}; only kubectl: ${c.onlyKubectl.join(", ") || "none"})`} |`,
     );
   }
   for (const r of results) {
-    out.push("");
-    const binding = r.n >= 5000;
-    out.push(
-      binding
-        ? `Targets at N = ${fmtInt(r.n)}:`
-        : `At N = ${fmtInt(r.n)} (the issue sets its targets at 5,000; for reference):`,
-    );
-    for (const t of r.targets) out.push(`- ${t.met ? "met" : binding ? "MISSED" : "not met"}: ${t.name} (${t.value})`);
+    out.push("", `Targets at N = ${fmtInt(r.n)}, ${rttLabel(r.rttMs)}:`);
+    for (const t of r.targets) out.push(`- ${t.met ? "met" : "MISSED"}: ${t.name} (${t.value})`);
     if (r.cpuProfile) out.push("", "```", r.cpuProfile, "```");
     const notes = Object.values(r.tools).flatMap((t) => t.notes.map((n) => `${toolLabels[t.tool]}: ${n}`));
     for (const n of notes) out.push(`- note: ${n}`);
   }
   return out.join("\n");
+}
+
+/** One row per N: undrift and kubectl diff at each round trip, with the ratio and the issue's target for it. */
+function sideBySide(results: SizeResult[]): string[] {
+  const trips = [...new Set(results.map((r) => r.rttMs))];
+  const head = trips.flatMap((t) => [
+    `undrift, ${rttLabel(t)}`,
+    `kubectl diff, ${rttLabel(t)}`,
+    `ratio (target), ${rttLabel(t)}`,
+  ]);
+  const out = [`| N | ${head.join(" | ")} |`, `|---:|${head.map(() => "---:").join("|")}|`];
+  for (const n of [...new Set(results.map((r) => r.n))]) {
+    const cells = trips.flatMap((t) => {
+      const r = results.find((x) => x.n === n && x.rttMs === t);
+      if (!r) return ["–", "–", "–"];
+      const u = r.tools.undrift;
+      const target = speedTargets(n, t);
+      const ratio = `${r.ratios.kubectlOverUndriftTime.toFixed(2)}x${target ? ` (${target === 1 ? ">1" : `≥${target}`}x)` : ""}`;
+      return [
+        `${fmtSec(u.wallSeconds)} s, ${fmtInt(u.requests)} req, ${u.peakRssMb.toFixed(0)} MB`,
+        `${fmtSec(r.tools.kubectl.wallSeconds)} s, ${fmtInt(r.tools.kubectl.requests)} req`,
+        ratio,
+      ];
+    });
+    out.push(`| ${fmtInt(n)} | ${cells.join(" | ")} |`);
+  }
+  return out;
 }

@@ -1,23 +1,25 @@
 // What every benchmark reads from its environment, and the cluster it runs on.
 //
-//   BENCH_SIZES=1000,5000              object counts, one repository each
+//   BENCH_SIZES=10,100,1000,5000       object counts, one repository each
 //   BENCH_RUNS=3                       timed runs per tool (median reported)
 //   BENCH_KUBECTL_REPEAT_LIMIT=120     seconds: a slower first kubectl diff is not repeated
 //   BENCH_KUBECONFIG=FILE              a cluster other than the project's test cluster
 //   BENCH_QUIET_WAIT=60                seconds to wait, before each timed run, for the CPUs to be 80% idle
 //   BENCH_KEEP=1                       keep the temporary repo and outputs
-//   BENCH_RTT=20ms                     the timed tools reach the API server through a loopback proxy adding
-//                                      that round trip (a cluster in another region); set-up and cleanup do not
+//   BENCH_RTT=0,20ms                   the round trips to time each size at (default: both); above 0 the timed
+//                                      tools reach the API server through a loopback proxy adding that round
+//                                      trip (a cluster in another region); set-up and cleanup do not
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { rttLabel } from "./report.ts";
 
 export const benchDir = dirname(dirname(fileURLToPath(import.meta.url)));
 export const projectDir = dirname(benchDir);
 export const resultsDir = join(benchDir, "results");
 
-export const sizes = (process.env.BENCH_SIZES ?? "1000,5000")
+export const sizes = (process.env.BENCH_SIZES ?? "10,100,1000,5000")
   .split(",")
   .map((s) => Number(s.trim()))
   .filter((n) => Number.isInteger(n) && n > 0);
@@ -40,47 +42,62 @@ export async function clusterKubeconfig(): Promise<string> {
   return kubeconfig;
 }
 
-/** What the timed tools use: a kubeconfig, and the line above each table that says how it reaches the cluster. */
+/** What the timed tools use: a kubeconfig, the round trip it adds, and how the tables name it. */
 export interface TimedCluster {
   kubeconfig: string;
-  note: string;
+  rttMs: number;
+  label: string;
 }
-
-let timed: Promise<TimedCluster> | undefined;
-let closeTimed: (() => Promise<void>) | undefined;
 
 /**
- * `kubeconfig` itself, or with BENCH_RTT a copy whose server is a latency proxy in front of it, so undrift and
- * kubectl pay the same round trips. One proxy serves every benchmark of the process, until closeTimedCluster.
+ * BENCH_RTT=0,20ms: the round trips each size is timed at, on the same objects in one run (default: loopback
+ * and 20 ms, a cluster in another region), so the tables show both side by side.
  */
-export function timedCluster(kubeconfig: string): Promise<TimedCluster> {
-  timed ??= openTimedCluster(kubeconfig);
-  return timed;
+export const roundTrips: number[] = (process.env.BENCH_RTT ?? "0,20ms").split(",").map((text) => {
+  const match = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text.trim());
+  if (!match) throw new Error(`BENCH_RTT=${process.env.BENCH_RTT}: not a list of durations (write e.g. 0,20ms)`);
+  return Number(match[1]) * (match[2] === "s" ? 1000 : 1);
+});
+
+const timed = new Map<number, Promise<TimedCluster>>();
+const closers: Array<() => Promise<void>> = [];
+
+/**
+ * `kubeconfig` itself at 0 ms, or a copy whose server is a latency proxy in front of it adding `rttMs` per round
+ * trip, so undrift and kubectl pay the same round trips. One proxy per round trip serves every benchmark of the
+ * process, until closeTimedCluster.
+ */
+export function timedCluster(kubeconfig: string, rttMs: number): Promise<TimedCluster> {
+  let cluster = timed.get(rttMs);
+  if (!cluster) {
+    cluster = openTimedCluster(kubeconfig, rttMs);
+    timed.set(rttMs, cluster);
+  }
+  return cluster;
 }
 
-async function openTimedCluster(kubeconfig: string): Promise<TimedCluster> {
-  if (!process.env.BENCH_RTT) return { kubeconfig, note: "" };
-  const { parseDuration, startLatencyProxy } = await import("../../scripts/cluster/latency-proxy.ts");
+async function openTimedCluster(kubeconfig: string, rttMs: number): Promise<TimedCluster> {
+  const label = rttLabel(rttMs);
+  if (rttMs === 0) return { kubeconfig, rttMs, label };
+  const { startLatencyProxy } = await import("../../scripts/cluster/latency-proxy.ts");
   const { writeKubeconfigFor } = await import("../../scripts/cluster/kubeconfig.ts");
-  const rttMs = parseDuration(process.env.BENCH_RTT);
   const server = /server:\s*(\S+)/.exec(readFileSync(kubeconfig, "utf8"))?.[1];
   if (!server) throw new Error(`${kubeconfig}: no cluster server to put a latency proxy in front of`);
   const proxy = await startLatencyProxy({ target: server, rttMs });
   const slow = join(tmpdir(), `undrift-bench-rtt-${rttMs}ms-${process.pid}.yaml`);
   writeKubeconfigFor(kubeconfig, slow, proxy.url);
-  closeTimed = async () => {
+  closers.push(async () => {
     rmSync(slow, { force: true });
     await proxy.close();
-  };
-  log(`the timed tools reach ${server} through ${proxy.url}, adding ${rttMs} ms per round trip`);
-  return { kubeconfig: slow, note: `Added round trip: ${rttMs} ms (BENCH_RTT).\n\n` };
+  });
+  log(`at ${label}, the timed tools reach ${server} through ${proxy.url}`);
+  return { kubeconfig: slow, rttMs, label };
 }
 
-/** Stops the latency proxy timedCluster started (and removes its kubeconfig), so the process can end. */
+/** Stops the latency proxies timedCluster started (and removes their kubeconfigs), so the process can end. */
 export async function closeTimedCluster(): Promise<void> {
-  await closeTimed?.();
-  closeTimed = undefined;
-  timed = undefined;
+  await Promise.all(closers.splice(0).map((close) => close()));
+  timed.clear();
 }
 
 /** Writes bench/results/<name>-<stamp>.json with the machine's facts beside `results` and the printed table. */
