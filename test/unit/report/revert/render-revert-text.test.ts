@@ -88,6 +88,11 @@ describe("the exit code of a revert", () => {
     expect(revertExitCode(result([{ ...web, action: "created", health: timedOut }]))).toBe(1);
   });
 
+  it("is 0 for an orphan opted out of prune, with --prune as without (the same situation, one exit code)", () => {
+    expect(revertExitCode(result([{ ...cm, action: "skipped", guard: "opted-out" }]))).toBe(0);
+    expect(revertExitCode(result([{ ...cm, action: "skipped", guard: "not-requested" }]))).toBe(0);
+  });
+
   it("is 1 when an object failed or a prune was refused", () => {
     expect(revertExitCode(result([{ ...web, action: "failed" }]))).toBe(1);
     expect(revertExitCode(result([{ ...cm, action: "skipped", guard: "max-percent" }]))).toBe(1);
