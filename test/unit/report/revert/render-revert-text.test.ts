@@ -1,3 +1,4 @@
+import { stripVTControlCharacters, styleText } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { ObjectRecord, RevertResult } from "../../../../src/model/change-set.ts";
 import { renderRevertText } from "../../../../src/report/revert/render-revert-text.ts";
@@ -59,6 +60,21 @@ unchanged   v1 ConfigMap shop/same
     expect(renderRevertText(result([{ ...cm, action: "deleted" }], true))).toMatch(
       /^shop \(dry run, nothing changed\): 1 deleted\n/,
     );
+  });
+
+  it("colours the actions only when told to, and the text is the same without the codes", () => {
+    const records: ObjectRecord[] = [
+      { ...web, action: "configured" },
+      { ...cm, action: "deleted" },
+      { ...cm, name: "kept", action: "skipped", guard: "opted-out", reason: "opted out" },
+    ];
+    const plain = renderRevertText(result(records));
+    const coloured = renderRevertText(result(records), { color: true });
+    expect(plain).not.toContain("\u001b[");
+    expect(coloured).toContain(styleText("green", "configured  ", { validateStream: false }));
+    expect(coloured).toContain(styleText("red", "deleted     ", { validateStream: false }));
+    expect(coloured).toContain(styleText("yellow", "skipped     ", { validateStream: false }));
+    expect(stripVTControlCharacters(coloured)).toBe(plain);
   });
 
   it("keeps control characters from the cluster out of the terminal", () => {
