@@ -18,13 +18,16 @@ Usage:
   undrift revert  --repo DIR --target NAME [--prune [--force-prune] [--propagation background|foreground|orphan]]
                   [--wait | --no-wait] [--dry-run] [--output text|json]   apply Git to the cluster
   undrift preview --repo DIR --base REF --head REF --target NAME [--kubeconfig FILE] [--context NAME]
-                  [--output text|json|markdown]       what merging head into base would change, and prune
+                  [--output text|json|markdown] [--all [--cluster NAME]]   what merging head into base would change
   undrift start                                       web and workers in one process (npm start)
   undrift web                                         the webhook receiver (Probot's setup page without APP_ID)
   undrift worker  [--clusters a,b]                    scan workers for those clusters (default: all in UNDRIFT_CLUSTERS)
   undrift audit   [--repo R] [--since T] [--limit N] [--output text|json]   the audit trail, oldest first
   undrift validate --repo DIR [--target NAME] [--output text|json]   config and renders checked, no cluster
   undrift completion bash|zsh                         a shell completion script
+
+--target may be left out when .github/undrift.yml has one target. scan, codify, revert and preview
+take --color auto|always|never (auto honours NO_COLOR and FORCE_COLOR).
 
 Exit codes: 0 in sync, 1 drift found, 2 error.
 Options:
