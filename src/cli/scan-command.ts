@@ -67,12 +67,13 @@ export async function scanCommand(argv: string[]): Promise<number> {
   // fails is said on stderr with its name and the others are still scanned, as `kubectl diff -f dir` goes on.
   const session = new ClusterSession(kubeConfig);
   const outcomes: Outcome[] = [];
+  let printed = 0;
   for (const target of choice.names) {
     try {
       const report = await scanOne(target, session);
       outcomes.push({ target, report });
-      if (output !== "json")
-        process.stdout.write(`${outcomes.length > 1 ? "\n" : ""}${formatReport(report, output, text)}`);
+      // Each report as it comes, a blank line between two, so a long run shows how far it got.
+      if (output !== "json") process.stdout.write(`${printed++ > 0 ? "\n" : ""}${formatReport(report, output, text)}`);
     } catch (error) {
       const message = oneLine(error instanceof Error ? error.message : String(error), { fold: "breaks" });
       outcomes.push({ target, error: message });
