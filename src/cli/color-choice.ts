@@ -1,9 +1,11 @@
-// Whether text output is coloured, decided once for every command, as Node and
-// most CLIs decide it: --color always|never wins; with auto (the default),
-// FORCE_COLOR (anything but 0/false) forces colour and takes precedence over
-// NO_COLOR (no-color.org: set and not empty), as in Node; otherwise colour only
-// on a terminal that is not TERM=dumb. JSON and markdown are never coloured: the
-// renderers that write them take no colour at all.
+// Whether text output is coloured, decided once for every command: --color
+// always|never wins; with auto (the default), NO_COLOR (no-color.org: set and not
+// empty) turns colour off, then FORCE_COLOR (set, and not 0 or false) turns it on
+// for a pipe too, as CI systems set it for their logs; otherwise colour only on a
+// terminal that is not TERM=dumb. NO_COLOR is put first (Node puts FORCE_COLOR
+// first): it is a person's standing wish, FORCE_COLOR usually a CI default, and a
+// test or script that sets NO_COLOR must get plain text whatever it inherits.
+// JSON and markdown are never coloured: their renderers take no colour at all.
 import { colorChoices } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
 
@@ -18,8 +20,8 @@ export function useColor(params: {
   }
   if (choice !== "auto") return choice === "always";
   const { FORCE_COLOR, NO_COLOR, TERM } = params.env;
-  if (FORCE_COLOR !== undefined) return FORCE_COLOR !== "0" && FORCE_COLOR.toLowerCase() !== "false";
   if (NO_COLOR) return false;
+  if (FORCE_COLOR !== undefined) return FORCE_COLOR !== "0" && FORCE_COLOR.toLowerCase() !== "false";
   return params.stream.isTTY === true && TERM !== "dumb";
 }
 

@@ -34,7 +34,7 @@ export const colorFlag = {
   default: "auto",
   value: colorChoices.join("|"),
   choices: colorChoices,
-  description: "colour the text output (auto: on a terminal, unless NO_COLOR; FORCE_COLOR forces it)",
+  description: "colour the text output (auto: on a terminal or with FORCE_COLOR, never with NO_COLOR)",
 } as const satisfies Flag;
 
 /** --all and --cluster of the read-only per-target commands (scan, preview). */

@@ -27,7 +27,7 @@ Usage:
   undrift completion bash|zsh                         a shell completion script
 
 --target may be left out when .github/undrift.yml has one target. scan, codify, revert and preview
-take --color auto|always|never (auto honours NO_COLOR and FORCE_COLOR).
+take --color auto|always|never (auto: a terminal or FORCE_COLOR, never NO_COLOR).
 
 Exit codes: 0 in sync, 1 drift found, 2 error.
 Options:

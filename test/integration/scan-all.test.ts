@@ -108,13 +108,22 @@ describe("colour in every command", () => {
     "--dry-run",
   ];
 
-  it("colours codify and revert with --color=always, and FORCE_COLOR over NO_COLOR, never JSON", async () => {
+  it("colours codify and revert with --color=always and with FORCE_COLOR on a pipe, never JSON", async () => {
     const s = await drifted();
+    const { NO_COLOR: _n, FORCE_COLOR: _f, ...env } = process.env;
+    const cli = new URL("../../bin/undrift.js", import.meta.url).pathname;
+    // Not the helper, which sets NO_COLOR (and NO_COLOR wins over FORCE_COLOR).
+    const forcedRun = (command: string[]) =>
+      promisify(execFile)(process.execPath, [cli, ...command], { env: { ...env, FORCE_COLOR: "1" } }).catch(
+        (e: { stdout: string }) => ({ stdout: e.stdout }),
+      );
     for (const command of ["codify", "revert"]) {
       const always = await undrift([...args(s, command), "--color=always"]);
       expect(always.stdout, command).toContain(ESC);
-      const forced = await undrift(args(s, command), { env: { ...process.env, FORCE_COLOR: "1" } });
+      const forced = await forcedRun(args(s, command));
       expect(forced.stdout, command).toContain(ESC);
+      const both = await undrift(args(s, command), { env: { ...process.env, FORCE_COLOR: "1" } });
+      expect(both.stdout, command).not.toContain(ESC);
       const plain = await undrift(args(s, command));
       expect(plain.stdout, command).not.toContain(ESC);
       const json = await undrift([...args(s, command), "--color", "always", "-o", "json"]);

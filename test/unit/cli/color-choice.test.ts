@@ -1,4 +1,4 @@
-// One rule for colour in every command: --color, then FORCE_COLOR, then NO_COLOR, then the terminal.
+// One rule for colour in every command: --color, then NO_COLOR, then FORCE_COLOR, then the terminal.
 import { describe, expect, it } from "vitest";
 import { useColor } from "../../../src/cli/color-choice.ts";
 
@@ -16,9 +16,10 @@ describe("useColor", () => {
     expect(useColor({ choice: "auto", stream: tty, env: { NO_COLOR: "" } })).toBe(true);
   });
 
-  it("lets FORCE_COLOR colour a pipe, over NO_COLOR as Node does, and FORCE_COLOR=0 turn colour off", () => {
+  it("lets FORCE_COLOR colour a pipe, but not over NO_COLOR, and FORCE_COLOR=0 turn colour off", () => {
     expect(useColor({ choice: "auto", stream: pipe, env: { FORCE_COLOR: "1" } })).toBe(true);
-    expect(useColor({ choice: "auto", stream: pipe, env: { FORCE_COLOR: "", NO_COLOR: "1" } })).toBe(true);
+    expect(useColor({ choice: "auto", stream: pipe, env: { FORCE_COLOR: "" } })).toBe(true);
+    expect(useColor({ choice: "auto", stream: tty, env: { FORCE_COLOR: "1", NO_COLOR: "1" } })).toBe(false);
     expect(useColor({ choice: "auto", stream: tty, env: { FORCE_COLOR: "0" } })).toBe(false);
     expect(useColor({ choice: "auto", stream: tty, env: { FORCE_COLOR: "false" } })).toBe(false);
   });
