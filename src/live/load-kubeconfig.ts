@@ -37,9 +37,10 @@ export function loadKubeconfig(params: { kubeconfig?: string; context?: string; 
     }
     kc.setCurrentContext(params.context);
   }
-  if (!kc.getCurrentCluster())
-    throw new KubeconfigError(`${params.kubeconfig ?? "the kubeconfig"}: no current cluster`);
-  sources.set(kc, inCluster ? "in-cluster config" : (params.kubeconfig ?? defaultFile()));
+  const source = inCluster ? "in-cluster config" : (params.kubeconfig ?? defaultFile());
+  // The file named, as everywhere else: with KUBECONFIG listing several, "the kubeconfig" says too little.
+  if (!kc.getCurrentCluster()) throw new KubeconfigError(`${source}: no current cluster`);
+  sources.set(kc, source);
   return kc;
 }
 

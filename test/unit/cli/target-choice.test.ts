@@ -112,6 +112,6 @@ describe("KUBECONFIG naming files that do not exist", () => {
     const result = await undrift(["scan", "--repo", repos.one!], {
       env: { ...env, KUBECONFIG: `${missing}:${present}` },
     });
-    expect(result).toEqual(refused("the kubeconfig: no current cluster"));
+    expect(result).toEqual(refused(`${present}: no current cluster`));
   });
 });
