@@ -1,16 +1,20 @@
-// undrift audit [--repo owner/name] [--since 24h|2026-11-30] [--limit N]: the
-// audit trail from Redis (REDIS_URL), oldest first.
+// undrift audit [--repo owner/name] [--since 24h|2026-11-30] [--limit N] [--output text|json]:
+// the audit trail from Redis (REDIS_URL), oldest first.
 import { parseServerEnv } from "../config/server-env.ts";
 import { createRedisConnection } from "../queue/connection.ts";
 import { parseSince } from "../queue/parse-since.ts";
 import { readAudit } from "../state/audit-log.ts";
-import { audit } from "./command-specs.ts";
+import { audit, auditOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
-import { formatAudit } from "./format-audit.ts";
+import { formatAudit, formatAuditJson } from "./format-audit.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
 
 export async function auditCommand(argv: string[]): Promise<number> {
   const args = parseCommandArgs(argv, audit.flags);
+  const output = args.output as (typeof auditOutputs)[number];
+  if (!auditOutputs.includes(output)) {
+    throw new UsageError(`--output: expected one of ${auditOutputs.join(", ")}, got "${args.output}"`);
+  }
   const limit = Number(args.limit);
   if (!Number.isInteger(limit) || limit < 1)
     throw new UsageError(`--limit: expected a positive whole number, got "${args.limit}"`);
@@ -26,7 +30,7 @@ export async function auditCommand(argv: string[]): Promise<number> {
       ...(args.repo ? { repo: args.repo } : {}),
       ...(since ? { since } : {}),
     });
-    process.stdout.write(formatAudit(records));
+    process.stdout.write(output === "json" ? formatAuditJson(records) : formatAudit(records));
     return 0;
   } finally {
     // At once, sent or not: a Redis that cannot be reached must not keep the command waiting.

@@ -13,6 +13,7 @@ import { pickTarget } from "../stages/scan/scan-target.ts";
 import { checkCleanTree } from "./check-clean-tree.ts";
 import { codify, codifyOutputs } from "./command-specs.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
+import { resolveTargets } from "./resolve-targets.ts";
 
 export async function codifyCommand(argv: string[]): Promise<number> {
   const args = parseTargetArgs(argv, {
@@ -21,14 +22,19 @@ export async function codifyCommand(argv: string[]): Promise<number> {
   });
   const { output } = args;
   const dryRun = args.values["dry-run"] === true;
-  const config = await readRepoConfig(args.repo);
+  // No --all: codify writes files, and one target's edits are what a reviewer reads at once.
+  const choice = await resolveTargets({ repoDir: args.repo, target: args.target });
+  const targetName = choice.names[0]!;
+  const config = choice.config ?? (await readRepoConfig(args.repo));
   // Before the cluster is asked anything: a refusal should cost nothing.
   if (!dryRun && args.values["allow-dirty"] !== true) {
-    await checkCleanTree({ repoDir: args.repo, targetPath: pickTarget(config, args.target).path });
+    await checkCleanTree({ repoDir: args.repo, targetPath: pickTarget(config, targetName).path });
   }
   const kubeConfig = args.kubeConfig();
-  const result = await codifyTarget({ repoDir: args.repo, targetName: args.target, kubeConfig, config });
+  const result = await codifyTarget({ repoDir: args.repo, targetName, kubeConfig, config });
   if (!dryRun) await writeFileChanges({ repoDir: args.repo, changes: result.files });
-  process.stdout.write(output === "json" ? renderCodifyJson(result, { dryRun }) : renderCodifyText(result, { dryRun }));
+  process.stdout.write(
+    output === "json" ? renderCodifyJson(result, { dryRun }) : renderCodifyText(result, { dryRun, color: args.color }),
+  );
   return result.notCodified.length + result.problems.length > 0 ? 1 : 0;
 }

@@ -10,36 +10,84 @@ export type Flag = ParseArgsOptionDescriptor & {
   value?: string;
   /** Shown in the usage line as required; the command itself checks and says why. */
   required?: true;
+  /** When a required flag may be left out, said in help: `(required unless ...)`. */
+  unless?: string;
+  /** The values a string flag takes, for help and shell completion. */
+  choices?: readonly string[];
 };
 
 export interface CommandSpec {
   summary: string;
   flags: Record<string, Flag>;
   examples: readonly string[];
+  /** The positional argument a command takes, as help shows it (`bash|zsh`); none when absent. */
+  positional?: string;
   /** What the exit codes mean for this command; servers run until stopped and have none to tell. */
   exitCodes?: string;
 }
 
+export const colorChoices = ["auto", "always", "never"] as const;
+
+/** The --color flag of every command with text output. */
+export const colorFlag = {
+  type: "string",
+  default: "auto",
+  value: colorChoices.join("|"),
+  choices: colorChoices,
+  description: "colour the text output (auto: on a terminal or with FORCE_COLOR, never with NO_COLOR)",
+} as const satisfies Flag;
+
+/** --all and --cluster of the read-only per-target commands (scan, preview). */
+export const allFlags = {
+  all: { type: "boolean", default: false, description: "every target of .github/undrift.yml, one summary line each" },
+  cluster: {
+    type: "string",
+    value: "NAME",
+    description: "with --all: only the targets bound to this cluster name (the one --kubeconfig/--context reaches)",
+  },
+} as const satisfies Record<string, Flag>;
+
 /** The flags every per-target command shares, with that command's --output choices. */
-function targetFlags<O extends string>(outputs: readonly O[]) {
+function targetFlags<O extends string>(outputs: readonly O[], unless: string) {
   return {
     repo: { type: "string", value: "DIR", required: true, description: "the working tree of the GitOps repository" },
-    target: { type: "string", value: "NAME", required: true, description: "a target name from .github/undrift.yml" },
+    target: {
+      type: "string",
+      value: "NAME",
+      required: true,
+      unless,
+      description: "a target name from .github/undrift.yml",
+    },
     kubeconfig: {
       type: "string",
       value: "FILE",
       description: "the kubeconfig to use (default: $KUBECONFIG, else ~/.kube/config, else the pod's service account)",
     },
     context: { type: "string", value: "NAME", description: "the kubeconfig context (default: its current context)" },
-    output: { type: "string", short: "o", default: "text", value: outputs.join("|"), description: "the format" },
+    output: {
+      type: "string",
+      short: "o",
+      default: "text",
+      value: outputs.join("|"),
+      choices: outputs,
+      description: "the format",
+    },
+    color: colorFlag,
   } as const satisfies Record<string, Flag>;
 }
+
+const withAll = "the config has one target, or with --all";
+const withOne = "the config has one target";
 
 export const scanOutputs = ["text", "json", "markdown"] as const;
 export const scan = {
   summary: "compare the target's manifests in Git with its live cluster; exit 1 when they differ",
-  flags: targetFlags(scanOutputs),
-  examples: ["undrift scan --repo . --target infra", "undrift scan --repo . --target infra --context prod -o json"],
+  flags: { ...targetFlags(scanOutputs, withAll), ...allFlags },
+  examples: [
+    "undrift scan --repo . --target infra",
+    "undrift scan --repo . --target infra --context prod -o json",
+    "undrift scan --repo . --all --cluster prod-eu --context prod-eu",
+  ],
   exitCodes: "0 in sync, 1 drift found, 2 error",
 } as const satisfies CommandSpec;
 
@@ -47,7 +95,7 @@ export const codifyOutputs = ["text", "json"] as const;
 export const codify = {
   summary: "edit the files under DIR so Git matches the cluster",
   flags: {
-    ...targetFlags(codifyOutputs),
+    ...targetFlags(codifyOutputs, withOne),
     "dry-run": { type: "boolean", default: false, description: "print the edits as a diff and write nothing" },
     "allow-dirty": {
       type: "boolean",
@@ -63,13 +111,14 @@ export const revertOutputs = ["text", "json"] as const;
 export const revert = {
   summary: "apply Git to the cluster (server-side apply); with --prune, delete what Git no longer declares",
   flags: {
-    ...targetFlags(revertOutputs),
+    ...targetFlags(revertOutputs, withOne),
     prune: { type: "boolean", default: false, description: "also delete labelled objects Git no longer declares" },
     "force-prune": { type: "boolean", default: false, description: "lift the prune guards (needs --prune)" },
     propagation: {
       type: "string",
       default: "background",
       value: "MODE",
+      choices: ["background", "foreground", "orphan"],
       description: "how a prune deletes dependents: background, foreground or orphan",
     },
     wait: { type: "boolean", default: false, description: "wait until every applied object is healthy" },
@@ -84,24 +133,74 @@ export const previewOutputs = ["text", "json", "markdown"] as const;
 export const preview = {
   summary: "what merging head into base would change in the target's cluster, and prune",
   flags: {
-    ...targetFlags(previewOutputs),
+    ...targetFlags(previewOutputs, withAll),
+    ...allFlags,
     base: { type: "string", value: "REF", required: true, description: "the commit the change merges into" },
     head: { type: "string", value: "REF", required: true, description: "the commit with the change" },
   },
-  examples: ["undrift preview --repo . --base main --head HEAD --target infra"],
+  examples: [
+    "undrift preview --repo . --base main --head HEAD --target infra",
+    "undrift preview --repo . --base origin/main --head HEAD --all",
+  ],
   exitCodes:
     "0 merging changes nothing, 1 it creates, changes, prunes or orphans something, 2 head does not render or error",
 } as const satisfies CommandSpec;
 
+export const auditOutputs = ["text", "json"] as const;
 export const audit = {
   summary: "the audit trail from Redis (REDIS_URL), oldest first",
   flags: {
+    output: {
+      type: "string",
+      short: "o",
+      default: "text",
+      value: auditOutputs.join("|"),
+      choices: auditOutputs,
+      description: "the format (json: one array of records)",
+    },
     repo: { type: "string", value: "OWNER/NAME", description: "only this repository's records" },
     since: { type: "string", value: "24h|2026-11-30", description: "only records since this long ago or this date" },
     limit: { type: "string", default: "1000", value: "N", description: "at most N records" },
   },
-  examples: ["undrift audit --since 24h", "undrift audit --repo acme/gitops --limit 50"],
+  examples: [
+    "undrift audit --since 24h",
+    "undrift audit --repo acme/gitops --limit 50",
+    "undrift audit --since 2026-11-30 -o json",
+  ],
   exitCodes: "0 printed, 2 error",
+} as const satisfies CommandSpec;
+
+export const validateOutputs = ["text", "json"] as const;
+export const validate = {
+  summary: "check .github/undrift.yml and render every target (or one) without a cluster, for CI",
+  flags: {
+    repo: { type: "string", value: "DIR", required: true, description: "the working tree of the GitOps repository" },
+    target: { type: "string", value: "NAME", description: "only this target (default: every target)" },
+    output: {
+      type: "string",
+      short: "o",
+      default: "text",
+      value: validateOutputs.join("|"),
+      choices: validateOutputs,
+      description: "the format",
+    },
+  },
+  examples: ["undrift validate --repo .", "undrift validate --repo . --target infra -o json"],
+  exitCodes: "0 the config and every render are valid, 2 an error (one line each: file:line: field: why)",
+} as const satisfies CommandSpec;
+
+export const completionShells = ["bash", "zsh"] as const;
+export const completion = {
+  summary: "print a shell completion script (bash or zsh), made from these flag tables",
+  flags: {},
+  positional: completionShells.join("|"),
+  examples: [
+    "undrift completion bash > ~/.local/share/bash-completion/completions/undrift",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, printed as it is.
+    'undrift completion zsh > "${fpath[1]}/_undrift"   # then: autoload -U compinit && compinit',
+    "source <(undrift completion bash)   # this shell only",
+  ],
+  exitCodes: "0 printed, 2 an unknown shell",
 } as const satisfies CommandSpec;
 
 export const web = {
@@ -133,7 +232,9 @@ export const commandSpecs: Record<string, CommandSpec> = {
   codify,
   revert,
   preview,
+  validate,
   audit,
+  completion,
   web,
   worker,
   start,

@@ -18,3 +18,12 @@ export function formatAudit(records: readonly AuditRecord[]): string {
   }
   return `${lines.join("\n")}\n`;
 }
+
+/**
+ * `--output json`: one array of the records, oldest first (`[]` when there are none), each with
+ * the fields an entry has (`id`, `time`, `event`, `repo`, `actor`, `outcome`, the `objects`,
+ * `fields` and `managers` lists, and `target`, `cluster`, `revision`, `url` when known).
+ */
+export function formatAuditJson(records: readonly AuditRecord[]): string {
+  return `${JSON.stringify(records, null, 2)}\n`;
+}

@@ -10,6 +10,7 @@ const usage = `undrift: turns Kubernetes drift from Git into reviewable changes
 
 Usage:
   undrift scan    --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--output text|json|markdown]
+                  [--all [--cluster NAME]] [--color auto|always|never]
   undrift codify  --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--dry-run] [--allow-dirty]
                   [--output text|json]                edit the files under DIR so Git matches the cluster;
                                                       refuses uncommitted work in the target's folder
@@ -17,11 +18,16 @@ Usage:
   undrift revert  --repo DIR --target NAME [--prune [--force-prune] [--propagation background|foreground|orphan]]
                   [--wait | --no-wait] [--dry-run] [--output text|json]   apply Git to the cluster
   undrift preview --repo DIR --base REF --head REF --target NAME [--kubeconfig FILE] [--context NAME]
-                  [--output text|json|markdown]       what merging head into base would change, and prune
+                  [--output text|json|markdown] [--all [--cluster NAME]]   what merging head into base would change
   undrift start                                       web and workers in one process (npm start)
   undrift web                                         the webhook receiver (Probot's setup page without APP_ID)
   undrift worker  [--clusters a,b]                    scan workers for those clusters (default: all in UNDRIFT_CLUSTERS)
-  undrift audit   [--repo R] [--since T] [--limit N]  the audit trail, oldest first
+  undrift audit   [--repo R] [--since T] [--limit N] [--output text|json]   the audit trail, oldest first
+  undrift validate --repo DIR [--target NAME] [--output text|json]   config and renders checked, no cluster
+  undrift completion bash|zsh                         a shell completion script
+
+--target may be left out when .github/undrift.yml has one target. scan, codify, revert and preview
+take --color auto|always|never (auto: a terminal or FORCE_COLOR, never NO_COLOR).
 
 Exit codes: 0 in sync, 1 drift found, 2 error.
 Options:
@@ -42,6 +48,8 @@ const commands: Record<string, () => Promise<Command>> = {
   web: async () => (await import("./web-command.ts")).webCommand,
   worker: async () => (await import("./worker-command.ts")).workerCommand,
   audit: async () => (await import("./audit-command.ts")).auditCommand,
+  validate: async () => (await import("./validate-command.ts")).validateCommand,
+  completion: async () => (await import("./completion-command.ts")).completionCommand,
 };
 
 function version(): string {

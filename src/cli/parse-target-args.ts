@@ -1,9 +1,10 @@
 // The arguments every per-target command shares (--repo, --target, --kubeconfig,
-// --context, --output; their flags are in command-specs.ts), checked once, beside the command's own.
+// --context, --output, --color; their flags are in command-specs.ts), checked once, beside the command's own.
 import { statSync } from "node:fs";
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { loadKubeconfig } from "../live/load-kubeconfig.ts";
+import { stdoutColor } from "./color-choice.ts";
 import { UsageError } from "./errors.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
 
@@ -18,19 +19,29 @@ export function parseTargetArgs<T extends ParseArgsOptionsConfig, O extends stri
 ) {
   const values = parseCommandArgs(argv, params.options);
   // The shared options' values, typed here where T is still open.
-  const common = values as { repo?: string; target?: string; kubeconfig?: string; context?: string; output: string };
+  const common = values as {
+    repo?: string;
+    target?: string;
+    kubeconfig?: string;
+    context?: string;
+    output: string;
+    color?: string;
+  };
   const output = common.output as O;
   if (!params.outputs.includes(output)) {
     throw new UsageError(`--output: expected one of ${params.outputs.join(", ")}, got "${output}"`);
   }
+  // Checked whatever the output, so a wrong --color is said at once; only text is ever coloured.
+  const color = stdoutColor(common.color) && output === "text";
   if (!common.repo) throw new UsageError("--repo is required (the working tree of the GitOps repository)");
   if (params.checkRepo !== false) checkRepoFolder(common.repo);
-  if (!common.target) throw new UsageError("--target is required (a target name from .github/undrift.yml)");
   return {
     values,
     repo: common.repo,
+    /** Absent when not given: resolveTargets picks the config's only target, or says which there are. */
     target: common.target,
     output,
+    color,
     /** Loaded only when needed, after the arguments are known to be right. */
     kubeConfig: (): KubeConfig => loadKubeconfig({ kubeconfig: common.kubeconfig, context: common.context }),
   };

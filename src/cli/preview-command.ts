@@ -3,6 +3,7 @@
 // What merging head into base would do to the target's cluster, from two commits
 // of a local clone: the same engine as the app's pull request preview.
 
+import { ClusterSession } from "../live/cluster-session.ts";
 import type { PreviewReport } from "../model/preview-report.ts";
 import { renderPreviewComment } from "../report/preview/render-preview-comment.ts";
 import { renderPreviewJson } from "../report/preview/render-preview-json.ts";
@@ -12,6 +13,8 @@ import { preview, previewOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
 import { gitRefTree, type RefTree } from "./git-ref-tree.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
+import { resolveTargets } from "./resolve-targets.ts";
+import { worstExitCode } from "./worst-exit-code.ts";
 
 /** 0 when merging changes nothing, 1 when it creates, changes, prunes or orphans something, 2 when head does not render. */
 export function previewExitCode(report: PreviewReport): number {
@@ -34,26 +37,55 @@ export async function previewCommand(argv: string[]): Promise<number> {
     trees.push(head);
     const base = await gitRefTree({ repoDir: args.repo, ref: values.base, option: "--base" });
     trees.push(base);
-    const report = await previewTarget({
-      headDir: head.dir,
-      baseDir: base.dir,
-      targetName: args.target,
-      kubeConfig,
-      head: head.sha,
-      base: base.sha,
+    // The targets come from head's config: the one a merge would make the cluster follow.
+    const choice = await resolveTargets({
+      repoDir: head.dir,
+      target: args.target,
+      all: values.all,
+      cluster: values.cluster,
     });
-    process.stdout.write(format(report, args.output));
-    if (report.error) process.stderr.write(`${errorLine(report)}\n`);
-    return previewExitCode(report);
+    // One session for every target: discovery and the LISTs of one cluster are paid once.
+    const session = new ClusterSession(kubeConfig);
+    const reports: PreviewReport[] = [];
+    for (const targetName of choice.names) {
+      const report = await previewTarget({
+        headDir: head.dir,
+        baseDir: base.dir,
+        targetName,
+        kubeConfig,
+        head: head.sha,
+        base: base.sha,
+        session,
+        ...(choice.config ? { headConfig: choice.config } : {}),
+      });
+      reports.push(report);
+      if (report.error) process.stderr.write(`${choice.all ? `${report.target}: ` : ""}${errorLine(report)}\n`);
+    }
+    process.stdout.write(format(reports, args.output, { color: args.color, all: choice.all }));
+    return worstExitCode(reports.map(previewExitCode));
   } finally {
     await Promise.all(trees.map((t) => t.remove()));
   }
 }
 
-function format(report: PreviewReport, output: (typeof previewOutputs)[number]): string {
-  if (output === "json") return renderPreviewJson(report);
-  if (output === "markdown") return `${renderPreviewComment({ head: report.head, previews: [report] }).join("\n\n")}\n`;
-  return renderPreviewText(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+/** One target as before; --all: the texts one after another, markdown as one comment, JSON as an array of the reports. */
+function format(
+  reports: PreviewReport[],
+  output: (typeof previewOutputs)[number],
+  options: { color: boolean; all: boolean },
+): string {
+  if (output === "json") {
+    if (!options.all) return renderPreviewJson(reports[0]!);
+    return `${JSON.stringify(
+      reports.map((r) => JSON.parse(renderPreviewJson(r))),
+      null,
+      2,
+    )}\n`;
+  }
+  if (output === "markdown") {
+    return `${renderPreviewComment({ head: reports[0]!.head, previews: reports }).join("\n\n")}\n`;
+  }
+  return reports.map((r) => renderPreviewText(r, { color: options.color })).join("\n");
 }
 
 /** The head render's failure as the contract's one line: `file:line: message` (the message names the file when it can). */

@@ -5,7 +5,13 @@ import type { CommandSpec, Flag } from "./command-specs.ts";
 export function renderCommandHelp(name: string, spec: CommandSpec): string {
   const flags = Object.entries(spec.flags);
   const required = flags.filter(([, f]) => f.required).map(([long, f]) => spelling(long, f));
-  const usage = ["undrift", name, ...required, ...(flags.length > required.length ? ["[options]"] : [])].join(" ");
+  const usage = [
+    "undrift",
+    name,
+    ...(spec.positional ? [spec.positional] : []),
+    ...required,
+    ...(flags.length > required.length ? ["[options]"] : []),
+  ].join(" ");
   const rows: [string, string][] = [
     ...flags.map(([long, f]): [string, string] => [
       `${f.short ? `-${f.short}, ` : "    "}${spelling(long, f)}`,
@@ -35,7 +41,7 @@ function spelling(long: string, flag: Flag): string {
 }
 
 function describe(flag: Flag): string {
-  const required = flag.required ? " (required)" : "";
+  const required = flag.required ? (flag.unless ? ` (required unless ${flag.unless})` : " (required)") : "";
   const fallback = flag.type === "string" && flag.default !== undefined ? ` (default: ${String(flag.default)})` : "";
   return `${flag.description}${required}${fallback}`;
 }

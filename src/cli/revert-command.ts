@@ -8,6 +8,7 @@ import { revertTarget } from "../stages/revert/revert-target.ts";
 import { revert, revertOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
 import { checkRepoFolder, parseTargetArgs } from "./parse-target-args.ts";
+import { resolveTargets } from "./resolve-targets.ts";
 
 const propagations: Record<string, PropagationPolicy> = {
   background: "Background",
@@ -35,10 +36,12 @@ export async function revertCommand(argv: string[]): Promise<number> {
   if (args.wait && args["no-wait"]) throw new UsageError("--wait and --no-wait exclude each other");
   const wait: WaitMode = args.wait ? "all" : args["no-wait"] ? "none" : "dependencies";
   checkRepoFolder(target.repo);
+  // No --all: revert writes to the cluster, one target at a time, named or the config's only one.
+  const choice = await resolveTargets({ repoDir: target.repo, target: target.target });
 
   const result = await revertTarget({
     repoDir: target.repo,
-    targetName: target.target,
+    targetName: choice.names[0]!,
     kubeConfig: target.kubeConfig(),
     prune: args.prune,
     forcePrune: args["force-prune"],
@@ -46,6 +49,8 @@ export async function revertCommand(argv: string[]): Promise<number> {
     propagationPolicy,
     wait,
   });
-  process.stdout.write(output === "json" ? `${JSON.stringify(result, null, 2)}\n` : renderRevertText(result));
+  process.stdout.write(
+    output === "json" ? `${JSON.stringify(result, null, 2)}\n` : renderRevertText(result, { color: target.color }),
+  );
   return revertExitCode(result);
 }

@@ -1,11 +1,17 @@
-// undrift scan --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--output text|json|markdown]
+// undrift scan --repo DIR [--target NAME | --all [--cluster NAME]] [--kubeconfig FILE] [--context NAME]
+//   [--output text|json|markdown] [--color auto|always|never]
+import { ClusterSession } from "../live/cluster-session.ts";
+import { oneLine } from "../model/one-line.ts";
 import type { DriftReport } from "../model/types.ts";
 import { renderJson } from "../report/render-json.ts";
 import { renderMarkdown } from "../report/render-markdown.ts";
 import { renderText } from "../report/render-text.ts";
 import { runScan } from "../stages/scan/scan-target.ts";
+import { clusterLabel } from "./cluster-label.ts";
 import { scan, scanOutputs } from "./command-specs.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
+import { resolveTargets } from "./resolve-targets.ts";
+import { worstExitCode } from "./worst-exit-code.ts";
 
 type Output = (typeof scanOutputs)[number];
 
@@ -16,27 +22,78 @@ export function exitCodeOf(report: DriftReport): number {
   return inSync === 0 && report.problems.length > 0 ? 2 : 0;
 }
 
-export function formatReport(report: DriftReport, output: Output): string {
+export function formatReport(
+  report: DriftReport,
+  output: Output,
+  text: { color: boolean; cluster?: { context: string; server: string } } = { color: false },
+): string {
   if (output === "json") return renderJson(report);
   if (output === "markdown") return `${renderMarkdown(report).join("\n\n")}\n`;
-  return renderText(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+  return renderText(report, text);
 }
+
+/** One target of --all: its report, or the one line that says why it could not be scanned. */
+type Outcome = { target: string; report: DriftReport } | { target: string; error: string };
 
 export async function scanCommand(argv: string[]): Promise<number> {
   const args = parseTargetArgs(argv, { options: scan.flags, outputs: scanOutputs });
   const output = args.output;
-  const { report, skipped } = await runScan({
+  const choice = await resolveTargets({
     repoDir: args.repo,
-    targetName: args.target,
-    kubeConfig: args.kubeConfig(),
+    target: args.target,
+    all: args.values.all,
+    cluster: args.values.cluster,
   });
-  if (process.env.UNDRIFT_DEBUG) {
-    for (const s of skipped) process.stderr.write(`debug: skipped ${s.file}#${s.document}: ${s.reason}\n`);
-    const stats = report.stats!;
-    process.stderr.write(
-      `debug: ${stats.objects} objects, ${stats.requests} API requests (${stats.dryRuns} dry-runs), ${stats.durationMs} ms\n`,
-    );
+  const kubeConfig = args.kubeConfig();
+  const text = { color: args.color, cluster: clusterLabel(kubeConfig) };
+  const scanOne = async (targetName: string, session?: ClusterSession) => {
+    const { report, skipped } = await runScan({
+      repoDir: args.repo,
+      targetName,
+      kubeConfig,
+      ...(choice.config ? { config: choice.config } : {}),
+      ...(session ? { session } : {}),
+    });
+    if (process.env.UNDRIFT_DEBUG) debugLines(report, skipped);
+    return report;
+  };
+  if (!choice.all) {
+    const report = await scanOne(choice.names[0]!);
+    process.stdout.write(formatReport(report, output, text));
+    return exitCodeOf(report);
   }
-  process.stdout.write(formatReport(report, output));
-  return exitCodeOf(report);
+
+  // --all: one session, so discovery and the LISTs of one cluster are paid once; a target that
+  // fails is said on stderr with its name and the others are still scanned, as `kubectl diff -f dir` goes on.
+  const session = new ClusterSession(kubeConfig);
+  const outcomes: Outcome[] = [];
+  let printed = 0;
+  for (const target of choice.names) {
+    try {
+      const report = await scanOne(target, session);
+      outcomes.push({ target, report });
+      // Each report as it comes, a blank line between two, so a long run shows how far it got.
+      if (output !== "json") process.stdout.write(`${printed++ > 0 ? "\n" : ""}${formatReport(report, output, text)}`);
+    } catch (error) {
+      const message = oneLine(error instanceof Error ? error.message : String(error), { fold: "breaks" });
+      outcomes.push({ target, error: message });
+      process.stderr.write(`${target}: ${message}\n`);
+    }
+  }
+  if (output === "json") process.stdout.write(allJson(outcomes));
+  return worstExitCode(outcomes.map((o) => ("report" in o ? exitCodeOf(o.report) : 2)));
+}
+
+/** `--all -o json`: an array in the config's order, each report exactly as one target's JSON; a failed target as `{target, error}`. */
+function allJson(outcomes: Outcome[]): string {
+  const items = outcomes.map((o) => ("report" in o ? JSON.parse(renderJson(o.report)) : o));
+  return `${JSON.stringify(items, null, 2)}\n`;
+}
+
+function debugLines(report: DriftReport, skipped: readonly { file: string; document: number; reason: string }[]) {
+  for (const s of skipped) process.stderr.write(`debug: skipped ${s.file}#${s.document}: ${s.reason}\n`);
+  const stats = report.stats!;
+  process.stderr.write(
+    `debug: ${stats.objects} objects, ${stats.requests} API requests (${stats.dryRuns} dry-runs), ${stats.durationMs} ms\n`,
+  );
 }

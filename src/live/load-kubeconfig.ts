@@ -37,9 +37,10 @@ export function loadKubeconfig(params: { kubeconfig?: string; context?: string; 
     }
     kc.setCurrentContext(params.context);
   }
-  if (!kc.getCurrentCluster())
-    throw new KubeconfigError(`${params.kubeconfig ?? "the kubeconfig"}: no current cluster`);
-  sources.set(kc, inCluster ? "in-cluster config" : (params.kubeconfig ?? defaultFile()));
+  const source = inCluster ? "in-cluster config" : (params.kubeconfig ?? defaultFile());
+  // The file named, as everywhere else: with KUBECONFIG listing several, "the kubeconfig" says too little.
+  if (!kc.getCurrentCluster()) throw new KubeconfigError(`${source}: no current cluster`);
+  sources.set(kc, source);
   return kc;
 }
 
@@ -52,7 +53,19 @@ export function loadKubeconfig(params: { kubeconfig?: string; context?: string; 
 function loadDefault(kc: KubeConfig): boolean {
   const files = (process.env.KUBECONFIG ?? "").split(delimiter).filter(Boolean);
   if (files.length > 0) {
-    kc.loadFromDefault();
+    // kubectl skips the files of the list that do not exist and merges the rest; when none
+    // exists it is one line naming them, not ENOENT from a read or client-node's localhost:8080.
+    const present = files.filter((file) => existsSync(file));
+    if (present.length === 0) {
+      const named = files.length === 1 ? `kubeconfig ${files[0]}` : `no kubeconfig of ${files.join(delimiter)}`;
+      throw new KubeconfigError(`${named} (from KUBECONFIG): no such file`);
+    }
+    kc.loadFromFile(present[0]!);
+    for (const file of present.slice(1)) {
+      const next = new KubeConfig();
+      next.loadFromFile(file);
+      kc.mergeConfig(next);
+    }
     return false;
   }
   const home = join(homedir(), ".kube", "config");
@@ -65,9 +78,9 @@ function loadDefault(kc: KubeConfig): boolean {
   return true;
 }
 
-/** The file loadFromDefault read first: $KUBECONFIG's first, else ~/.kube/config. */
+/** The file loadDefault read first: $KUBECONFIG's first that exists, else ~/.kube/config. */
 function defaultFile(): string {
-  const first = (process.env.KUBECONFIG ?? "").split(delimiter).find(Boolean);
+  const first = (process.env.KUBECONFIG ?? "").split(delimiter).find((file) => file && existsSync(file));
   return first ?? join(homedir(), ".kube", "config");
 }
 

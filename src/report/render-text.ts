@@ -11,6 +11,8 @@ import { unifiedDiff } from "./unified-diff.ts";
 export interface RenderTextOptions {
   /** Colour with ANSI codes; the caller decides (TTY, NO_COLOR, --color), this module never guesses. */
   color: boolean;
+  /** The kubeconfig context and API server compared with, named in the header as `flux diff` and `kubectl -v` let one see. */
+  cluster?: { context: string; server: string };
 }
 
 type Style = Parameters<typeof styleText>[0];
@@ -20,7 +22,8 @@ export function renderText(report: DriftReport, options: RenderTextOptions): str
   // validateStream: false, because the caller has already decided; styleText would otherwise look at stdout.
   const paint = (style: Style, text: string) =>
     options.color ? styleText(style, text, { validateStream: false }) : text;
-  const sections: string[][] = [[paint("bold", oneLine(summaryLine(report)))]];
+  const where = options.cluster ? ` (context ${options.cluster.context}, server ${options.cluster.server})` : "";
+  const sections: string[][] = [[paint("bold", oneLine(`${summaryLine(report)}${where}`))]];
   for (const resource of report.resources) {
     if (resource.status !== "in-sync") sections.push(resourceLines(resource, paint));
   }

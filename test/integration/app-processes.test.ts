@@ -141,4 +141,24 @@ describe("undrift audit", () => {
     );
     expect(result.stdout).not.toContain("acme/other");
   });
+
+  it("prints the records as one JSON array with --output json, and [] when none match", async () => {
+    redisServer = await startRedisServer();
+    const redis = new Redis(redisServer.url);
+    await appendAudit({
+      redis,
+      entry: { event: "scan", repo: "acme/gitops", target: "infra", actor: "undrift", outcome: "2 drifted" },
+    });
+    redis.disconnect();
+    const env = { ...process.env, REDIS_URL: redisServer.url };
+    const json = await undrift(["audit", "--output", "json"], { env });
+    expect({ code: json.code, stderr: json.stderr }).toEqual({ code: 0, stderr: "" });
+    const records = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    expect(records).toEqual([
+      expect.objectContaining({ event: "scan", repo: "acme/gitops", target: "infra", outcome: "2 drifted" }),
+    ]);
+    expect(records[0]!.time).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const none = await undrift(["audit", "-o", "json", "--repo", "acme/nobody"], { env });
+    expect(none.stdout).toBe("[]\n");
+  });
 });

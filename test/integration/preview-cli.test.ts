@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import type { PreviewReport } from "../../src/model/preview-report.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { webDeployment } from "../helpers/manifests.ts";
@@ -270,5 +271,40 @@ stringData:
     const result = await preview(s, "json", { base: "no-such-branch", head: "change" });
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(`--base: no commit "no-such-branch" in ${s.repoDir}`);
+  });
+});
+
+describe("undrift preview --all", () => {
+  it("previews every target of head's config, an array in JSON, and exits with the worst code", async () => {
+    const s = await pullRequest({ base: { "manifests/a.yaml": configMap("a") }, head: {} });
+    // Head adds a second target, whose one object merging would create.
+    const second = `${s.target}-b`;
+    await git(s, "checkout", "-q", "change");
+    const targets = [
+      { name: s.target, cluster: "test", path: "manifests", namespace: s.namespace },
+      { name: second, cluster: "test", path: "second", namespace: s.namespace },
+    ];
+    s.write({ ".github/undrift.yml": stringify({ targets }), "second/b.yaml": configMap("b") });
+    await git(s, "add", "-A");
+    await git(s, "commit", "-q", "-m", "second target");
+    await git(s, "checkout", "-q", "main");
+
+    const args = ["preview", "--repo", s.repoDir, "--base", "main", "--head", "change", "--all"];
+    const json = await undrift([...args, "--kubeconfig", kubeconfigPath(), "-o", "json"]);
+    expect({ code: json.code, stderr: json.stderr }).toEqual({ code: 1, stderr: "" });
+    const reports = JSON.parse(json.stdout) as PreviewReport[];
+    expect(reports.map((r) => [r.target, r.summary.create, r.summary.change])).toEqual([
+      [s.target, 0, 0],
+      [second, 1, 0],
+    ]);
+    const text = await undrift([...args, "--kubeconfig", kubeconfigPath()]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain(s.target);
+    expect(text.stdout).toContain(second);
+    // Without --all (or --target) head's two targets are named, and nothing is previewed.
+    const neither = await undrift([...args.slice(0, -1), "--kubeconfig", kubeconfigPath()]);
+    expect(neither.stderr).toBe(
+      `--target is required: .github/undrift.yml has 2 targets (${s.target}, ${second}); name one, or --all for every one\n`,
+    );
   });
 });

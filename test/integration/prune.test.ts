@@ -100,13 +100,16 @@ describe("undrift revert --prune", () => {
     expect(await exists(s, "other-target")).toBe(true);
   });
 
-  it("honours each opt-out: undrift's annotation, Flux's label, Argo CD's sync option", async () => {
+  it("honours each opt-out: undrift's annotation, Flux's label, Argo CD's sync option, and exits 0 for them", async () => {
     const s = await applied();
     await stray(s, "undrift-opt-out", { annotations: { "undrift.dev/prune": "disabled" } });
     await stray(s, "flux-opt-out", { labels: { "kustomize.toolkit.fluxcd.io/prune": "disabled" } });
     await stray(s, "argo-opt-out", { annotations: { "argocd.argoproj.io/sync-options": "Prune=false" } });
+    // Opted out is asked to stay: left as Flux leaves it, exit 0 with or without --prune.
+    const plain = await revert(s, []);
+    expect(plain.code).toBe(0);
     const { code, result } = await revert(s, ["--prune", "--force-prune"]);
-    expect(code).toBe(1);
+    expect(code).toBe(0);
     const reasons = Object.fromEntries(pruneRecords(result).map((r) => [r.name, [r.action, r.reason]]));
     expect(reasons).toEqual({
       "undrift-opt-out": ["skipped", "opted out by annotation undrift.dev/prune: disabled"],

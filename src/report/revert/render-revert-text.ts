@@ -2,19 +2,35 @@
 // line, then one line per object with its action, and indented details (fields
 // changed, managers taken over, conflicts, health). Names and paths only.
 
-import { actions, type ObjectRecord, type RevertResult } from "../../model/change-set.ts";
+import { styleText } from "node:util";
+import { type Action, actions, type ObjectRecord, type RevertResult } from "../../model/change-set.ts";
 import type { Health } from "../../model/health.ts";
 import { objectLabel } from "../../model/object-label.ts";
 import { oneLine } from "../../model/one-line.ts";
 
 const width = Math.max(...actions.map((a) => a.length)) + 2;
 
-/** The result as terminal text, ending with a newline. */
-export function renderRevertText(result: RevertResult): string {
-  const lines = [oneLine(summaryOf(result))];
-  for (const record of result.resources) lines.push(...recordLines(record));
+type Style = Parameters<typeof styleText>[0];
+type Paint = (style: Style, text: string) => string;
+
+// As kubectl and Flux colour them: what was written green, what was deleted or failed red, what was left yellow.
+const actionStyles: Record<Action, Style | undefined> = {
+  created: "green",
+  configured: "green",
+  unchanged: undefined,
+  deleted: "red",
+  skipped: "yellow",
+  failed: "red",
+};
+
+/** The result as terminal text, ending with a newline; `color`: ANSI codes, as the caller decided. */
+export function renderRevertText(result: RevertResult, options: { color?: boolean } = {}): string {
+  // validateStream: false, because the caller has already decided; styleText would otherwise look at stdout.
+  const paint: Paint = (style, text) => (options.color ? styleText(style, text, { validateStream: false }) : text);
+  const lines = [paint("bold", oneLine(summaryOf(result)))];
+  for (const record of result.resources) lines.push(...recordLines(record, paint));
   if (result.problems.length > 0) {
-    lines.push("", "problems:");
+    lines.push("", paint("bold", "problems:"));
     for (const p of result.problems)
       lines.push(`! ${oneLine(objectLabel(p, { spelling: "resource" }))}: ${oneLine(p.message)}`);
   }
@@ -28,9 +44,11 @@ export function summaryOf(result: RevertResult): string {
   return `${head}: ${counts.length > 0 ? counts.join(", ") : "no objects"}`;
 }
 
-function recordLines(record: ObjectRecord): string[] {
+function recordLines(record: ObjectRecord, paint: Paint): string[] {
   const reason = record.reason ? `: ${record.reason}` : "";
-  const lines = [`${record.action.padEnd(width)}${objectLabel(record)}${reason}`];
+  const style = actionStyles[record.action];
+  const action = style ? paint(style, record.action.padEnd(width)) : record.action.padEnd(width);
+  const lines = [`${action}${oneLine(`${objectLabel(record)}${reason}`)}`];
   const indent = " ".repeat(width);
   if (record.changes?.length) lines.push(`${indent}fields: ${record.changes.join(", ")}`);
   if (record.takenFrom?.length) lines.push(`${indent}taken over from: ${record.takenFrom.join(", ")}`);
@@ -43,7 +61,8 @@ function recordLines(record: ObjectRecord): string[] {
   if (health && (record.action !== "unchanged" || health.status !== "healthy")) {
     lines.push(`${indent}health: ${healthText(health)}`);
   }
-  return lines.map((line) => oneLine(line));
+  // The first line's parts were made one line before the colour went on: oneLine would strip its codes.
+  return [lines[0]!, ...lines.slice(1).map((line) => oneLine(line))];
 }
 
 function healthText(health: Health): string {

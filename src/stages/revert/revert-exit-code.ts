@@ -1,6 +1,10 @@
 // The exit code of a revert that ran: 0 when everything asked for was done, 1
 // when something was left undone per object (an error is 2, set elsewhere).
-// Orphans left because prune was not asked for were not asked for; health that
+// Orphans left because prune was not asked for were not asked for, and orphans
+// opted out of prune (an annotation, Flux's or Argo CD's opt-out, a rule) were
+// asked to stay: as in Flux, whose Kustomization is Ready with them left, a
+// revert with or without --prune exits 0 for them. Guards that refused a prune
+// (an empty render, maxPrunePercent, a Namespace) are left undone: 1. Health that
 // was only reported, not waited for, is news rather than something left undone.
 import type { RevertResult } from "../../model/change-set.ts";
 
@@ -8,7 +12,7 @@ export function revertExitCode(result: RevertResult): 0 | 1 {
   const undone = result.resources.some(
     (r) =>
       r.action === "failed" ||
-      (r.action === "skipped" && r.guard !== "not-requested") ||
+      (r.action === "skipped" && r.guard !== "not-requested" && r.guard !== "opted-out") ||
       (r.health?.waited === true && r.health.status !== "healthy"),
   );
   return undone ? 1 : 0;

@@ -13,6 +13,13 @@ describe("renderText", () => {
     expect(lines[0]).toBe("infra: 3 drifted, 1 missing, 1 orphaned, 3 in sync, 1 problem");
   });
 
+  it("names the context and API server compared with in the summary line, when told them", () => {
+    const cluster = { context: "kind-prod", server: "https://127.0.0.1:6443" };
+    expect(renderText(inSyncReport(), { color: false, cluster })).toBe(
+      "infra: in sync (3 objects) (context kind-prod, server https://127.0.0.1:6443)\n",
+    );
+  });
+
   it("says an in-sync target is in sync, in one line", () => {
     expect(renderText(inSyncReport(), { color: false })).toBe("infra: in sync (3 objects)\n");
   });

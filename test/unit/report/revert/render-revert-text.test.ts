@@ -1,3 +1,4 @@
+import { stripVTControlCharacters, styleText } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { ObjectRecord, RevertResult } from "../../../../src/model/change-set.ts";
 import { renderRevertText } from "../../../../src/report/revert/render-revert-text.ts";
@@ -61,6 +62,21 @@ unchanged   v1 ConfigMap shop/same
     );
   });
 
+  it("colours the actions only when told to, and the text is the same without the codes", () => {
+    const records: ObjectRecord[] = [
+      { ...web, action: "configured" },
+      { ...cm, action: "deleted" },
+      { ...cm, name: "kept", action: "skipped", guard: "opted-out", reason: "opted out" },
+    ];
+    const plain = renderRevertText(result(records));
+    const coloured = renderRevertText(result(records), { color: true });
+    expect(plain).not.toContain("\u001b[");
+    expect(coloured).toContain(styleText("green", "configured  ", { validateStream: false }));
+    expect(coloured).toContain(styleText("red", "deleted     ", { validateStream: false }));
+    expect(coloured).toContain(styleText("yellow", "skipped     ", { validateStream: false }));
+    expect(stripVTControlCharacters(coloured)).toBe(plain);
+  });
+
   it("keeps control characters from the cluster out of the terminal", () => {
     const text = renderRevertText(
       result([{ ...cm, action: "failed", reason: "apply refused: \u001b[31mred\u001b[0m" }]),
@@ -86,6 +102,11 @@ describe("the exit code of a revert", () => {
     expect(revertExitCode(result([{ ...web, action: "created", health: reported }]))).toBe(0);
     const timedOut = { status: "timed-out", waited: true } as const;
     expect(revertExitCode(result([{ ...web, action: "created", health: timedOut }]))).toBe(1);
+  });
+
+  it("is 0 for an orphan opted out of prune, with --prune as without (the same situation, one exit code)", () => {
+    expect(revertExitCode(result([{ ...cm, action: "skipped", guard: "opted-out" }]))).toBe(0);
+    expect(revertExitCode(result([{ ...cm, action: "skipped", guard: "not-requested" }]))).toBe(0);
   });
 
   it("is 1 when an object failed or a prune was refused", () => {
