@@ -8,7 +8,16 @@ export default defineConfig({
     // Integration tests share one API server and one Redis; two cores gain nothing from more workers.
     maxWorkers: 2,
     projects: [
-      { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      {
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+          // Some unit tests start the CLI as a process, several times; with every file running beside them on two
+          // cores that takes seconds. A timeout here only catches a hang: tests assert behaviour, never speed.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
       {
         test: {
           name: "integration",
