@@ -1,6 +1,6 @@
 // What a CLI run loads, recorded by a preloaded module hook: `--version` and `--help` load no
 // package at all, and a scan never loads the GitHub App's server (probot, BullMQ, Redis,
-// Octokit) nor client-node's generated API. A heavy import creeping back fails here.
+// Octokit), client-node's generated API or jq. A heavy import creeping back fails here.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -74,7 +74,8 @@ describe("what a CLI run loads", { timeout: 60_000 }, () => {
     expect({ code, stderr }).toMatchObject({ code: 2, stderr: expect.stringMatching(/is unreachable/) });
     const packages = packagesOf(urls);
     expect(packages).toContain("@kubernetes/client-node");
-    expect(packages.filter((name) => serverPackages.test(name) || name === "undici")).toEqual([]);
+    // undici is client-node's fetch, jq-web (WebAssembly) only for a config with jq rules.
+    expect(packages.filter((name) => serverPackages.test(name) || /^(undici|jq-web)$/.test(name))).toEqual([]);
     const clientNode = urls.filter((url) => url.includes("/@kubernetes/client-node/"));
     expect(clientNode.filter((url) => /\/dist\/(index\.js|gen\/index\.js|api\.js)$/.test(url))).toEqual([]);
     expect(srcFoldersOf(urls).filter((folder) => /^(app|queue|github|state|worker)$/.test(folder))).toEqual([]);
