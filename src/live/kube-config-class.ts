@@ -3,6 +3,7 @@
 // Its dist/config.js imports the generated API (about 850 modules) and undici (about 110)
 // at the top, though KubeConfig needs them only in makeApiClient and for fetch dispatchers,
 // which undrift never calls; loading them was most of every command's start-up (about 0.7 s).
+// (Its ES import of node:http costs too: see the entry below.)
 // A resolve hook hands those few imports of config.js and its auth files stand-ins that load
 // the real module on first use, so contexts, exec plugins, OIDC, client certificates,
 // in-cluster service accounts and proxies all keep client-node's behaviour, and a process
@@ -13,9 +14,12 @@ type ConfigModule = typeof import("@kubernetes/client-node/dist/config.js");
 export type KubeConfigClass = ConfigModule["KubeConfig"];
 
 // File of client-node's dist/ -> import specifier -> the names it imports from it (all functions or
-// classes, so a Proxy can stand in). A client-node upgrade that imports another name fails to link, loudly.
+// classes, so a Proxy can stand in; "default" for a built-in's default export). A client-node upgrade
+// that imports another name fails to link, loudly.
 const standIns: Record<string, Record<string, string[]>> = {
   "config.js": {
+    // An ES import of node:http reads its WebSocket getter, which loads Node's bundled undici.
+    "node:http": ["default"],
     "./gen/index.js": ["createConfiguration", "ServerConfiguration"],
     undici: ["Agent", "ProxyAgent"],
     "socks-proxy-agent": ["SocksProxyAgent"],
@@ -32,6 +36,7 @@ let KubeConfig: KubeConfigClass | undefined;
 
 /** A module exporting `names` of `specifier` as seen from `parentUrl`, each loaded on first call, `new` or property read. */
 function standInSource(specifier: string, parentUrl: string, names: string[]): string {
+  if (specifier.startsWith("node:")) return `export default process.getBuiltinModule(${JSON.stringify(specifier)});`;
   // Its own require resolves from a sibling file of the importer, so the hook does not send it back here.
   const from = JSON.stringify(new URL("./undrift-stand-in.js", parentUrl).href);
   return [

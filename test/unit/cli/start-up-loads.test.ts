@@ -79,5 +79,8 @@ describe("what a CLI run loads", { timeout: 60_000 }, () => {
     const clientNode = urls.filter((url) => url.includes("/@kubernetes/client-node/"));
     expect(clientNode.filter((url) => /\/dist\/(index\.js|gen\/index\.js|api\.js)$/.test(url))).toEqual([]);
     expect(srcFoldersOf(urls).filter((folder) => /^(app|queue|github|state|worker)$/.test(folder))).toEqual([]);
+    // Node's bundled undici (fetch, WebSocket) comes with an ES import of node:http: nothing here fetches.
+    expect(urls).toContain("node-internal:internal/tls/wrap");
+    expect(urls.filter((url) => url.startsWith("node-internal:internal/deps/undici"))).toEqual([]);
   });
 });
