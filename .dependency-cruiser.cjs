@@ -40,6 +40,12 @@ const layerRules = layers.slice(0, -1).map((layer, index) => ({
   to: { path: `^src/(${layers.slice(index + 1).join("|")})/` },
 }));
 
+// What the GitHub App's server needs and a CLI run against a cluster must never load (start-up time).
+const serverOnly = [
+  "^src/(app|queue|state|worker)/",
+  "(^|/)node_modules/(probot|bullmq|ioredis|octokit|@octokit/[^/]+)/",
+];
+
 module.exports = {
   forbidden: [
     {
@@ -63,6 +69,20 @@ module.exports = {
       severity: "error",
       from: { path: "^src/", pathNot: `^src/(${layers.join("|")})/` },
       to: {},
+    },
+    {
+      name: "cli-stays-light",
+      comment: "scan, codify, revert and preview never reach the server's folders or packages, even lazily",
+      severity: "error",
+      from: { path: "^src/cli/(scan|codify|revert|preview)-command\\.ts$" },
+      to: { path: serverOnly, reachable: true },
+    },
+    {
+      name: "cli-scan-without-github",
+      comment: "scan, codify and revert never reach GitHub code (preview reads a tarball with src/github/read-tar)",
+      severity: "error",
+      from: { path: "^src/cli/(scan|codify|revert)-command\\.ts$" },
+      to: { path: "^src/github/", reachable: true },
     },
     {
       name: "not-to-tests",

@@ -7,6 +7,7 @@
 // 5,000 objects, measured by npm run bench) at no cost in time.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import nodeModule from "node:module";
 import { fileURLToPath } from "node:url";
 
 const [major, minor] = process.versions.node.split(".").map(Number);
@@ -23,4 +24,9 @@ if (major < 22 || (major === 22 && minor < 18)) {
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 + 15 : 2)));
   await new Promise(() => {});
 }
+// V8's compiled code (and Node's type-stripped sources) cached on disk, as tsc does: start-up
+// parses and strips undrift's few hundred modules once, not on every run. NODE_DISABLE_COMPILE_CACHE=1 opts out.
+const cache = nodeModule.enableCompileCache?.();
+// Worker threads (render, jq) read the directory from the environment when they start.
+if (cache?.directory) process.env.NODE_COMPILE_CACHE ??= cache.directory;
 await import("../src/cli/main.ts");

@@ -3,8 +3,9 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
-import { KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
 import { KubeconfigError } from "./errors.ts";
+import { kubeConfigClass } from "./kube-config-class.ts";
 
 // Where each loaded config came from, so a TLS or credentials error can say which file to fix.
 const sources = new WeakMap<KubeConfig, string>();
@@ -18,7 +19,7 @@ export function kubeconfigSource(kc: KubeConfig): string {
 export const noKubeconfigMessage = "no kubeconfig: set KUBECONFIG, pass --kubeconfig FILE, or create ~/.kube/config";
 
 export function loadKubeconfig(params: { kubeconfig?: string; context?: string; inCluster?: boolean }): KubeConfig {
-  const kc = new KubeConfig();
+  const kc = new (kubeConfigClass())();
   let inCluster = params.inCluster === true;
   try {
     if (inCluster) kc.loadFromCluster();

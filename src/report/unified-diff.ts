@@ -1,6 +1,8 @@
 // The diff a reviewer reads: the YAML of the live object against the YAML that
 // applying Git would produce, as `kubectl diff` prints it.
-import { FILE_HEADERS_ONLY, formatPatch, type StructuredPatch, structuredPatch } from "diff";
+// The patch module alone (4 modules, not the package's 19): every scan's report loads this file.
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff/lib/patch/create.js";
+import type { StructuredPatch } from "diff/lib/types.js";
 import { stringify } from "yaml";
 import { objectFileName } from "../model/object-label.ts";
 import type { KubeObject, ResourceReport } from "../model/types.ts";
