@@ -2,7 +2,16 @@
 // scratch prefix, then the installed `undrift` and `kubectl undrift` on Node.js 24 and 22,
 // outside the checkout, with none of its dev dependencies and none of its TypeScript sources.
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -21,11 +30,15 @@ const work = mkdtempSync(join(tmpdir(), "undrift-packed-"));
 const prefix = join(work, "prefix");
 let node22Bin = "";
 
-/** npm with the pinned Node.js first on the PATH (npm's own `#!/usr/bin/env node` picks it). */
+/**
+ * npm with the pinned Node.js first on the PATH (npm's own `#!/usr/bin/env node` picks it), and without
+ * the npm_* variables of an enclosing `npm test`, whose npm_config_local_prefix would aim installs at the checkout.
+ */
 async function npm(args: string[], cwd: string): Promise<void> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
   await run("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
     cwd,
-    env: { ...process.env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter) },
+    env: { ...env, PATH: [dirname(process.execPath), process.env.PATH].join(delimiter) },
     maxBuffer: 64 << 20,
   });
 }
@@ -35,10 +48,18 @@ async function node22(): Promise<string> {
   const dir = join(tmpdir(), `undrift-node-${NODE_22}`);
   const bin = join(dir, "node_modules", "node", "bin");
   if (existsSync(join(bin, "node"))) return bin;
-  mkdirSync(dir, { recursive: true });
+  // Installed beside and renamed into place, so an interrupted or concurrent run never leaves half of it there.
+  const staging = mkdtempSync(`${dir}-`);
   // The `node` package fetches the binaries in its preinstall script, which npm runs only when allowed.
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true, allowScripts: { node: true } }));
-  await npm(["install", "--prefer-offline", `node@${NODE_22}`], dir);
+  writeFileSync(join(staging, "package.json"), JSON.stringify({ private: true, allowScripts: { node: true } }));
+  await npm(["install", "--prefix", staging, "--prefer-offline", `node@${NODE_22}`], staging);
+  try {
+    renameSync(staging, dir);
+  } catch (error) {
+    // Another run put it there first: use theirs.
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(join(bin, "node"))) throw error;
+  }
   return bin;
 }
 
