@@ -1,6 +1,7 @@
 // The undrift command: a thin front end over the same stages the app uses.
 // Exit codes follow `kubectl diff`: 0 in sync, 1 drift found, 2 error.
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { oneLine } from "../model/one-line.ts";
 import { commandSpecs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
@@ -57,6 +58,13 @@ function version(): string {
   return pkg.version;
 }
 
+/** Help as the user typed the command: `kubectl undrift scan` when kubectl started its plugin, kubectl-undrift. */
+function asInvoked(help: string): string {
+  if (!basename(process.argv[1] ?? "").startsWith("kubectl-")) return help;
+  // Continuation lines (indented past the command) move right with the eight added characters.
+  return help.replace(/(^|[\s(])undrift (?=[a-z<-])/gm, "$1kubectl undrift ").replace(/^ {18}/gm, " ".repeat(26));
+}
+
 /**
  * `--help` or `-h` anywhere before `--`: no command takes either as a value (parseArgs
  * refuses `--repo --help` as ambiguous), so asking for help never runs the command.
@@ -69,7 +77,7 @@ function asksForHelp(args: string[]): boolean {
 function commandHelp(name: string): number {
   const spec = commandSpecs[name];
   if (!spec) throw new UsageError(`unknown command "${name}" (try undrift --help)`);
-  process.stdout.write(renderCommandHelp(name, spec));
+  process.stdout.write(asInvoked(renderCommandHelp(name, spec)));
   return 0;
 }
 
@@ -77,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "help" && rest[0]) return commandHelp(rest[0]);
   if (!name || name === "-h" || name === "--help" || name === "help") {
-    process.stdout.write(usage);
+    process.stdout.write(asInvoked(usage));
     return name ? 0 : 2;
   }
   if (name === "-v" || name === "--version") {

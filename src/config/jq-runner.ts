@@ -9,6 +9,7 @@
 // do not cover; it is bounded by jq-web's own 2 GiB heap maximum and by the time
 // limit (a filter that allocates endlessly also runs past its deadline).
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { siblingModule } from "../model/sibling-module.ts";
 import { ConfigError } from "./config-error.ts";
 
 /** How long one evaluation may run. */
@@ -43,7 +44,7 @@ let thread: Thread | undefined;
 function startThread(): Thread {
   const { port1, port2 } = new MessageChannel();
   const signal = new Int32Array(new SharedArrayBuffer(4));
-  const worker = new Worker(new URL("./jq-thread.ts", import.meta.url), {
+  const worker = new Worker(siblingModule("./jq-thread.ts", import.meta.url), {
     workerData: { port: port2, signal },
     transferList: [port2],
   });

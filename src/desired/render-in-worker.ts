@@ -3,6 +3,7 @@
 // own (loading the Kubernetes client, decoding LIST pages): on a second core the
 // two overlap instead of queueing. Errors come back as the same classes.
 import { Worker } from "node:worker_threads";
+import { siblingModule } from "../model/sibling-module.ts";
 import { RenderError } from "./render-error.ts";
 import type { RenderResult, RenderTarget } from "./render-target.ts";
 import { ToolNotFoundError } from "./tools.ts";
@@ -13,7 +14,7 @@ type Reply =
 
 export function renderInWorker(params: { repoDir: string; target: RenderTarget }): Promise<RenderResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./render-worker.ts", import.meta.url), {
+    const worker = new Worker(siblingModule("./render-worker.ts", import.meta.url), {
       workerData: { repoDir: params.repoDir, target: structuredClone(params.target) },
     });
     let settled = false;
