@@ -5,7 +5,7 @@
 // Values are masked as in every drift report: a Secret's data never appears.
 
 import { type Action, applyAction, type ObjectRecord, type PruneGuard } from "./change-set.ts";
-import type { Change, DeclaredStatus, DriftReport, KubeObject, ScanProblem, Source } from "./types.ts";
+import type { Change, DeclaredStatus, DriftReport, KubeObject, ScanProblem, ScanStats, Source } from "./types.ts";
 
 /**
  * The preview's words for the change-set's actions: its JSON contract, and the comment, check run and
@@ -145,4 +145,9 @@ export interface PreviewReport {
   baseError?: string;
   /** What could not be compared in the head scan (forbidden kinds, refused dry-runs), as the scan reports them. */
   problems: ScanProblem[];
+  /**
+   * What the preview cost, as the scan's stats: objects is every entry of resources and prune, desired what head
+   * declares; requests, dry-runs and duration cover both scans and the dry-run creates. Absent when nothing ran.
+   */
+  stats?: ScanStats;
 }

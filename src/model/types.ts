@@ -105,5 +105,16 @@ export interface DriftReport {
   problems: ScanProblem[];
   /** Stable hash of the drift itself (never of timestamps), to tell "same drift as before" from "new drift". */
   fingerprint: string;
-  stats?: { objects: number; requests: number; durationMs: number; dryRuns: number };
+  stats?: ScanStats;
+}
+
+/** What a scan (or a preview) cost, and how many objects it judged; docs/report.md describes each. */
+export interface ScanStats {
+  /** The objects the report lists: every entry of `resources` (declared ones compared, and orphans). */
+  objects: number;
+  requests: number;
+  durationMs: number;
+  dryRuns: number;
+  /** The objects Git declares for the target (rendered), compared or not: a kind that could not be read leaves its objects out of `resources`. */
+  desired: number;
 }

@@ -1,25 +1,24 @@
-// `--output json`: exactly the shape DESIGN.md documents, for scripts and CI.
-// Fields are copied one by one, so the live and would-be objects (and anything
-// else the engine adds later) never leak into a contract that others parse.
+// `--output json`: the shape DESIGN.md documents plus additive fields, all
+// described in report-json-schema.ts (and docs/report.md), for scripts and CI.
+// Fields are copied one by one, so the engine's working data (a drifted
+// object's live and would-be bodies, anything it adds later) never leaks into
+// a contract that others parse. A missing object carries its would-be body,
+// since the whole object is the change, as the text report shows it.
 import type { ObjectRef } from "../model/object-label.ts";
-import type { Change, DriftReport, ResourceReport, ScanProblem } from "../model/types.ts";
+import type { Change, DriftReport, ResourceReport, ScanProblem, ScanStats } from "../model/types.ts";
+import type { ScanReportJson } from "./report-json-schema.ts";
 
 /** The report as pretty-printed JSON (2 spaces), ending with a newline. */
 export function renderJson(report: DriftReport): string {
   const { inSync, drifted, missing, orphaned } = report.summary;
-  const json = {
+  const json: ScanReportJson = {
     target: report.target,
     revision: report.revision,
     summary: { inSync, drifted, missing, orphaned },
     resources: report.resources.map(resourceJson),
     fingerprint: report.fingerprint,
     problems: report.problems.map(problemJson),
-    stats: report.stats && {
-      objects: report.stats.objects,
-      requests: report.stats.requests,
-      durationMs: report.stats.durationMs,
-      dryRuns: report.stats.dryRuns,
-    },
+    stats: report.stats && statsJson(report.stats),
   };
   // JSON.stringify drops undefined members: cluster-scoped objects have no namespace, orphans no source.
   return `${JSON.stringify(json, null, 2)}\n`;
@@ -31,6 +30,8 @@ function resourceJson(resource: ResourceReport) {
     status: resource.status,
     source: resource.source && { file: resource.source.file, document: resource.source.document },
     changes: resource.changes.map(changeJson),
+    // Masked at the engine's exit (mask.ts): a Secret's values are *** here, as in the text's diff.
+    wouldBe: resource.status === "missing" ? resource.wouldBe : undefined,
   };
 }
 
@@ -58,5 +59,16 @@ export function problemJson(problem: ScanProblem) {
     namespace: problem.namespace,
     name: problem.name,
     message: problem.message,
+  };
+}
+
+/** What a scan or preview cost, in the order scripts have read since the first version (desired came later). */
+export function statsJson(stats: ScanStats) {
+  return {
+    objects: stats.objects,
+    requests: stats.requests,
+    durationMs: stats.durationMs,
+    dryRuns: stats.dryRuns,
+    desired: stats.desired,
   };
 }

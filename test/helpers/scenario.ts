@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { expect } from "vitest";
 import { stringify } from "yaml";
 import { readRepoConfig } from "../../src/config/load-config.ts";
 import { trackingLabel } from "../../src/config/tracking-label.ts";
@@ -11,6 +12,7 @@ import { finalizeDesired } from "../../src/desired/finalize-desired.ts";
 import { renderTarget } from "../../src/desired/render-target.ts";
 import { discover } from "../../src/live/discovery.ts";
 import type { DriftReport } from "../../src/model/types.ts";
+import { scanReportSchema } from "../../src/report/report-json-schema.ts";
 import { pickTarget } from "../../src/stages/scan/scan-target.ts";
 import { client, contexts, kubeconfigPath, kubectl, uniqueName } from "./cluster.ts";
 import { type CliResult, undrift } from "./run-cli.ts";
@@ -93,7 +95,10 @@ export function scenario(params: { files: Record<string, string>; target?: Recor
     async scanJson(options = {}) {
       const result = await this.scan({ output: "json", ...options });
       if (result.code === 2) throw new Error(`scan failed: ${result.stderr}`);
-      return { code: result.code, report: JSON.parse(result.stdout) as DriftReport, stderr: result.stderr };
+      const json = JSON.parse(result.stdout);
+      // Every real report is what schema/report.schema.json says, with no field it leaves undescribed.
+      expect(scanReportSchema.parse(json)).toEqual(json);
+      return { code: result.code, report: json as DriftReport, stderr: result.stderr };
     },
     async cleanup() {
       rmSync(repoDir, { recursive: true, force: true });

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { codifyResultSchema } from "../../src/report/codify/codify-json-schema.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
@@ -85,7 +86,9 @@ describe("undrift codify: output and what it leaves", () => {
 
     const result = await codify(s, ["--output", "json"]);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toEqual({
+    const json = JSON.parse(result.stdout);
+    expect(codifyResultSchema.parse(json)).toEqual(json);
+    expect(json).toEqual({
       target: s.target,
       dryRun: false,
       filesChanged: ["manifests/config.yaml"],

@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { PreviewReport } from "../../src/model/preview-report.ts";
+import { previewReportSchema } from "../../src/report/preview/preview-json-schema.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { webDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
@@ -84,7 +85,10 @@ async function preview(s: Scenario, output = "json", refs = { base: "main", head
 async function previewJson(s: Scenario): Promise<{ code: number; report: PreviewReport; stderr: string }> {
   const result = await preview(s);
   if (!result.stdout) throw new Error(`preview printed nothing: ${result.stderr}`);
-  return { code: result.code, report: JSON.parse(result.stdout) as PreviewReport, stderr: result.stderr };
+  const json = JSON.parse(result.stdout);
+  // Every real preview is what schema/preview.schema.json says, with no field it leaves undescribed.
+  expect(previewReportSchema.parse(json)).toEqual(json);
+  return { code: result.code, report: json as PreviewReport, stderr: result.stderr };
 }
 
 const find = (report: PreviewReport, kind: string, name: string) =>
@@ -126,6 +130,10 @@ describe("undrift preview", () => {
       }),
     ]);
     expect(report.summary).toMatchObject({ create: 2, change: 1, prune: 0, orphan: 1, drift: 0 });
+    // Counted as the scan counts: every object listed, what head declares, the two creates' dry-runs among the rest.
+    expect(report.stats).toMatchObject({ objects: report.resources.length + report.prune.length, desired: 3 });
+    expect(report.stats!.dryRuns).toBeGreaterThanOrEqual(2);
+    expect(report.stats!.requests).toBeGreaterThan(report.stats!.dryRuns);
 
     // Nothing was applied or deleted: every request was a dry run.
     expect(await kubectl(["get", "deployment", "web", "-n", s.namespace, "-o", "jsonpath={.spec.replicas}"])).toBe("2");

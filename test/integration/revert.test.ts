@@ -4,6 +4,7 @@
 // yields the same records while changing nothing.
 import { afterEach, describe, expect, it } from "vitest";
 import type { ObjectRecord, RevertResult } from "../../src/model/change-set.ts";
+import { revertResultSchema } from "../../src/report/revert/revert-json-schema.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
@@ -63,7 +64,10 @@ async function revert(s: Scenario, extra: string[] = []): Promise<{ code: number
     ...extra,
   ]);
   if (run.code === 2) throw new Error(`revert failed: ${run.stderr}`);
-  return { code: run.code, result: JSON.parse(run.stdout) as RevertResult };
+  const json = JSON.parse(run.stdout);
+  // Every real result is what schema/revert.schema.json says, with no field it leaves undescribed.
+  expect(revertResultSchema.parse(json)).toEqual(json);
+  return { code: run.code, result: json as RevertResult };
 }
 
 function record(result: RevertResult, kind: string, name: string): ObjectRecord {

@@ -78,6 +78,14 @@ describe("undrift scan: secrets", () => {
       for (const secret of [gitValue, handValue, b64(gitValue), b64(handValue)])
         expect(result.stdout).not.toContain(secret);
     }
+    // The JSON shows a missing object's body as the text does, the Secret's values masked alike.
+    const { report } = await current.scanJson();
+    const missing = report.resources.find((r) => r.kind === "Secret" && r.name === "db");
+    expect(missing).toMatchObject({ status: "missing", wouldBe: { kind: "Secret", stringData: { password: "***" } } });
+    expect((await current.scan()).stdout).toContain('+stringData:\n+  password: "***"\n');
+    // stats.objects counts what the report lists (the two declared objects and the orphan); desired what Git declares.
+    expect(report.resources).toHaveLength(3);
+    expect(report.stats).toMatchObject({ objects: 3, desired: 2 });
   });
 });
 

@@ -1,10 +1,12 @@
-// `undrift codify --output json`: what changed and what did not, for scripts.
+// `undrift codify --output json`: what changed and what did not, for scripts;
+// codify-json-schema.ts describes every field.
 import type { CodifyResult } from "../../remediate/codify/codify-result.ts";
 import { filesDiff } from "../../remediate/codify/files-diff.ts";
 import { refJson } from "../render-json.ts";
+import type { CodifyResultJson } from "./codify-json-schema.ts";
 
 export function renderCodifyJson(result: CodifyResult, options: { dryRun: boolean }): string {
-  const json = {
+  const json: CodifyResultJson = {
     target: result.target,
     dryRun: options.dryRun,
     filesChanged: result.files.map((f) => f.file),

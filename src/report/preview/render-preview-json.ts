@@ -3,14 +3,16 @@
 // object is its field changes, as in the scan's JSON (the live object stays
 // out); a created object carries `wouldBe`, the object as the API server would
 // create it (its defaults included, Secret values masked), since the whole
-// object is the change. The drift is the scan's own JSON shape.
+// object is the change. The drift is the scan's own JSON shape, and stats
+// count as the scan's do. preview-json-schema.ts describes every field.
 import type { PreviewReport, PreviewResource, PrunePreview } from "../../model/preview-report.ts";
-import { changeJson, problemJson, refJson, renderJson } from "../render-json.ts";
+import { changeJson, problemJson, refJson, renderJson, statsJson } from "../render-json.ts";
+import type { PreviewReportJson } from "./preview-json-schema.ts";
 
 /** The preview as pretty-printed JSON (2 spaces), ending with a newline. */
 export function renderPreviewJson(report: PreviewReport): string {
   const { create, change, unchanged, prune, orphan, keep, refused, drift } = report.summary;
-  const json = {
+  const json: PreviewReportJson = {
     target: report.target,
     cluster: report.cluster,
     base: report.base,
@@ -25,6 +27,7 @@ export function renderPreviewJson(report: PreviewReport): string {
     drift: report.drift && JSON.parse(renderJson(report.drift)),
     baseError: report.baseError,
     problems: report.problems.map(problemJson),
+    stats: report.stats && statsJson(report.stats),
   };
   // JSON.stringify drops undefined members: cluster-scoped objects have no namespace, a previewed target no error.
   return `${JSON.stringify(json, null, 2)}\n`;

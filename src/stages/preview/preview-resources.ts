@@ -12,12 +12,13 @@ import { type PreviewResource, previewAction } from "../../model/preview-report.
 import type { KubeObject, ResourceReport } from "../../model/types.ts";
 import type { ScanResult } from "../scan/scan-target.ts";
 
-/** Head's objects as create / change / unchanged; created ones with the server's defaults from a dry-run apply. */
+/** Head's objects as create / change / unchanged; created ones with the server's defaults from a dry-run apply (counted, for stats). */
 export async function previewResources(
   scan: ScanResult,
   target: TargetConfig,
   session: ClusterSession,
-): Promise<PreviewResource[]> {
+): Promise<{ resources: PreviewResource[]; dryRuns: number }> {
+  let dryRuns = 0;
   const declared = scan.report.resources.filter((r) => r.status !== "orphaned");
   // The report's objects are masked; a dry-run needs the rendered object itself.
   const rendered = new Map(
@@ -25,7 +26,7 @@ export async function previewResources(
       p.desired && !p.live ? [[keyString(objectKey(p.desired.object)), p.desired] as const] : [],
     ),
   );
-  return mapLimit(declared, 8, async (resource): Promise<PreviewResource> => {
+  const resources = await mapLimit(declared, 8, async (resource): Promise<PreviewResource> => {
     const base = identityOf(resource);
     if (resource.status === "in-sync") return { ...base, action: previewAction("in-sync"), changes: [] };
     if (resource.status === "drifted") {
@@ -34,9 +35,11 @@ export async function previewResources(
     }
     const desired = rendered.get(keyString(refKey(resource)));
     const created = desired ? await dryRunCreate(scan, session, target, desired.object) : {};
+    if (created.dryRun) dryRuns++;
     const wouldBe = created.wouldBe ?? resource.wouldBe;
     return { ...base, action: previewAction("missing"), changes: [], wouldBe, ...created.note };
   });
+  return { resources, dryRuns };
 }
 
 function identityOf(r: ResourceReport) {
@@ -55,7 +58,7 @@ async function dryRunCreate(
   session: ClusterSession,
   target: TargetConfig,
   object: KubeObject,
-): Promise<{ wouldBe?: KubeObject; note?: { note: string } }> {
+): Promise<{ wouldBe?: KubeObject; note?: { note: string }; dryRun?: true }> {
   const resource = scan.index.find(object.apiVersion, object.kind);
   if (!resource)
     return {
@@ -64,7 +67,7 @@ async function dryRunCreate(
   try {
     const applied = await session.dryRunApply({ resource, object, fieldManager: target.fieldManager });
     const wouldBe = cleanObject(applied);
-    return { wouldBe: isSecret(wouldBe) ? maskSecretPair(undefined, wouldBe)[1] : wouldBe };
+    return { wouldBe: isSecret(wouldBe) ? maskSecretPair(undefined, wouldBe)[1] : wouldBe, dryRun: true };
   } catch (error) {
     if (!(error instanceof KubeApiError)) throw error;
     const namespace = object.metadata.namespace;
@@ -72,6 +75,6 @@ async function dryRunCreate(
       error.status === 404 && namespace
         ? `its namespace ${namespace} does not exist yet`
         : `the dry-run was refused: ${isSecret(object) ? redactSecretValues(error.message, [object]) : error.message}`;
-    return { note: { note: `server defaults not shown: ${why}` } };
+    return { note: { note: `server defaults not shown: ${why}` }, dryRun: true };
   }
 }

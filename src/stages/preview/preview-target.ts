@@ -48,6 +48,7 @@ export interface PreviewParams {
 
 /** Throws only when the cluster cannot be read (or head's config is invalid); a render error is part of the answer. */
 export async function previewTarget(params: PreviewParams): Promise<PreviewReport> {
+  const started = performance.now();
   const headConfig = params.headConfig ?? (await readRepoConfig(params.headDir));
   const target = pickTarget(headConfig, params.targetName);
   const identity = { target: target.name, cluster: target.cluster, base: params.base, head: params.head };
@@ -59,11 +60,19 @@ export async function previewTarget(params: PreviewParams): Promise<PreviewRepor
     renderBase(params, renders, target),
   ]);
   if ("error" in head) {
-    return { ...identity, status: "render-failed", error: head.error, ...noPreview(), baseError: base.error };
+    const stats = {
+      objects: 0,
+      requests: 0,
+      durationMs: Math.round(performance.now() - started),
+      dryRuns: 0,
+      desired: 0,
+    };
+    return { ...identity, status: "render-failed", error: head.error, ...noPreview(), baseError: base.error, stats };
   }
 
   // 2. Head and base scanned on one session, each with the target its own config resolved.
   const session = params.session ?? new ClusterSession(params.kubeConfig);
+  const requestsBefore = session.client.requests;
   const [headScan, baseScan] = await Promise.all([
     scanResolvedTarget({
       repoDir: params.headDir,
@@ -86,7 +95,7 @@ export async function previewTarget(params: PreviewParams): Promise<PreviewRepor
   ]);
 
   // 3. What merging would create, change and prune, and the counts.
-  const resources = await previewResources(headScan, target, session);
+  const { resources, dryRuns } = await previewResources(headScan, target, session);
   const prune = prunePreview(headScan, target);
   const refusal = prune.find((p) => p.guard === "empty-render" || p.guard === "max-percent" || p.guard === "selector");
   const summary = summarizePreview(resources, prune, baseScan);
@@ -100,5 +109,13 @@ export async function previewTarget(params: PreviewParams): Promise<PreviewRepor
     ...(baseScan ? { drift: baseScan.report } : {}),
     ...(base.error ? { baseError: base.error } : {}),
     problems: headScan.report.problems,
+    stats: {
+      objects: resources.length + prune.length,
+      // With a shared session, the requests this preview added (a concurrent one's may be counted here too).
+      requests: session.client.requests - requestsBefore,
+      durationMs: Math.round(performance.now() - started),
+      dryRuns: dryRuns + (headScan.report.stats?.dryRuns ?? 0) + (baseScan?.report.stats?.dryRuns ?? 0),
+      desired: headScan.desired.length,
+    },
   };
 }

@@ -138,11 +138,13 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
   // 4. The report.
   const report = buildReport({ target: target.name, revision, pairings, problems });
   report.stats = {
-    objects: desired.length,
+    // What the report lists (orphans included), so it matches `resources`; what Git declares is `desired`.
+    objects: report.resources.length,
     // With a shared session, the requests this scan added (a concurrent scan's may be counted here too).
     requests: client.requests - requestsBefore,
     dryRuns,
     durationMs: Math.round(performance.now() - started),
+    desired: desired.length,
   };
   return {
     config,

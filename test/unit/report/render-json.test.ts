@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { buildReport } from "../../../src/drift/build-report.ts";
+import type { KubeObject } from "../../../src/model/types.ts";
 import { renderJson } from "../../../src/report/render-json.ts";
+import { renderText } from "../../../src/report/render-text.ts";
 import { inSyncReport, sampleReport } from "./sample-report.ts";
 
 describe("renderJson", () => {
@@ -22,7 +25,7 @@ describe("renderJson", () => {
       "stats",
     ]);
     expect(json.summary).toEqual({ inSync: 3, drifted: 3, missing: 1, orphaned: 1 });
-    expect(json.stats).toEqual({ objects: 8, requests: 12, durationMs: 340, dryRuns: 3 });
+    expect(json.stats).toEqual({ objects: 8, requests: 12, durationMs: 340, dryRuns: 3, desired: 7 });
   });
 
   it("describes each resource with exactly the documented fields", () => {
@@ -62,8 +65,25 @@ describe("renderJson", () => {
     expect(Object.keys(json.resources[0].changes[1])).toEqual(["path", "desired", "live", "manager"]);
   });
 
-  it("never includes the live or would-be objects", () => {
-    for (const resource of json.resources) {
+  it("gives a missing object the body applying Git would create, and no other object a body", () => {
+    const missing = json.resources.find((r: { status: string }) => r.status === "missing");
+    expect(missing.wouldBe).toEqual({
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "web", namespace: "shop" },
+      spec: { ports: [{ port: 80 }] },
+    });
+    expect(Object.keys(missing)).toEqual([
+      "apiVersion",
+      "kind",
+      "namespace",
+      "name",
+      "status",
+      "source",
+      "changes",
+      "wouldBe",
+    ]);
+    for (const resource of json.resources.filter((r: { status: string }) => r.status !== "missing")) {
       expect(resource).not.toHaveProperty("live");
       expect(resource).not.toHaveProperty("wouldBe");
     }
@@ -89,5 +109,40 @@ describe("renderJson", () => {
     ]);
     const inSync = JSON.parse(renderJson(inSyncReport()));
     expect(Object.keys(inSync)).toEqual(["target", "revision", "summary", "resources", "fingerprint", "problems"]);
+  });
+
+  it("shows a missing Secret's body with every value masked as the text masks it, never a value, plain or base64", () => {
+    const values = ["git-password-4711", "api-token-0815", "applied-by-hand-42"];
+    const base64 = (text: string) => Buffer.from(text).toString("base64");
+    const secret: KubeObject = {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: {
+        name: "db",
+        namespace: "shop",
+        annotations: { "kubectl.kubernetes.io/last-applied-configuration": `{"stringData":{"x":"${values[2]}"}}` },
+      },
+      type: "Opaque",
+      data: { password: base64(values[0]!) },
+      stringData: { token: values[1]! },
+    };
+    const report = buildReport({
+      target: "shop",
+      revision: "0c5f3e1",
+      pairings: [{ desired: { object: secret, source: { file: "shop/secret.yaml", document: 0 } } }],
+      problems: [],
+    });
+    const out = renderJson(report);
+    const text = renderText(report, { color: false });
+    for (const value of values.flatMap((v) => [v, base64(v)])) {
+      expect(out).not.toContain(value);
+      expect(text).not.toContain(value);
+    }
+    const { wouldBe } = JSON.parse(out).resources[0];
+    expect(wouldBe.data).toEqual({ password: "***" });
+    expect(wouldBe.stringData).toEqual({ token: "***" });
+    expect(wouldBe.metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"]).toBe("***");
+    expect(text).toContain(`+  password: "***"`);
+    expect(text).toContain(`+  token: "***"`);
   });
 });

@@ -124,6 +124,7 @@ export function samplePreview(): PreviewReport {
     ],
     drift: { ...sampleReport(), target: "shop", revision: BASE },
     problems: [],
+    stats: { objects: 9, requests: 41, durationMs: 620, dryRuns: 4, desired: 5 },
   };
 }
 

@@ -151,7 +151,7 @@ export function sampleReport(): DriftReport {
       },
     ],
     fingerprint: "sha256:0f1e2d",
-    stats: { objects: 8, requests: 12, durationMs: 340, dryRuns: 3 },
+    stats: { objects: 8, requests: 12, durationMs: 340, dryRuns: 3, desired: 7 },
   };
 }
 

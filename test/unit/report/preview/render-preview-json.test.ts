@@ -22,6 +22,7 @@ describe("renderPreviewJson", () => {
       "prune",
       "drift",
       "problems",
+      "stats",
     ]);
     expect(Object.keys(json.summary)).toEqual([
       "create",
@@ -69,6 +70,11 @@ describe("renderPreviewJson", () => {
       reason: "a Namespace is never pruned",
       guard: "kind",
     });
+  });
+
+  it("counts its objects, requests, dry-runs and time as the scan's stats do", () => {
+    expect(json.stats).toEqual({ objects: 9, requests: 41, durationMs: 620, dryRuns: 4, desired: 5 });
+    expect(Object.keys(json.stats)).toEqual(Object.keys(JSON.parse(renderJson(report.drift!)).stats));
   });
 
   it("prints the drift in the scan's own JSON shape", () => {
