@@ -12,6 +12,7 @@ import { preview, previewOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
 import { gitRefTree, type RefTree } from "./git-ref-tree.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
+import { progressReporter } from "./progress.ts";
 
 /** 0 when merging changes nothing, 1 when it creates, changes, prunes or orphans something, 2 when head does not render. */
 export function previewExitCode(report: PreviewReport): number {
@@ -29,7 +30,10 @@ export async function previewCommand(argv: string[]): Promise<number> {
   if (!values.head) throw new UsageError("--head is required (the commit with the change, e.g. HEAD)");
   const kubeConfig = args.kubeConfig();
   const trees: RefTree[] = [];
+  // A large preview takes a while: a terminal's stderr says so after two seconds (see progress.ts).
+  const progress = progressReporter({ output: args.output });
   try {
+    progress.onProgress({ step: "preview", target: args.target });
     const head = await gitRefTree({ repoDir: args.repo, ref: values.head, option: "--head" });
     trees.push(head);
     const base = await gitRefTree({ repoDir: args.repo, ref: values.base, option: "--base" });
@@ -42,10 +46,12 @@ export async function previewCommand(argv: string[]): Promise<number> {
       head: head.sha,
       base: base.sha,
     });
+    progress.stop();
     process.stdout.write(format(report, args.output));
     if (report.error) process.stderr.write(`${errorLine(report)}\n`);
     return previewExitCode(report);
   } finally {
+    progress.stop();
     await Promise.all(trees.map((t) => t.remove()));
   }
 }
