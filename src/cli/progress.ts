@@ -90,9 +90,12 @@ export function createProgressLine(stream: ProgressStream): ProgressLine {
   };
 }
 
-/** A line wider than the terminal would wrap, and then the carriage return no longer redraws it. */
-function fitWidth(text: string, columns = 80): string {
-  const room = Math.max(columns - 1, 10);
+/**
+ * A line wider than the terminal would wrap, and then the carriage return no longer redraws it. A terminal
+ * that tells no width (a pseudo-terminal nobody sized says 0) is taken as 80 columns, as most tools do.
+ */
+function fitWidth(text: string, columns: number | undefined): string {
+  const room = (columns && columns > 10 ? columns : 80) - 1;
   return text.length <= room ? text : `${text.slice(0, room - 1)}…`;
 }
 

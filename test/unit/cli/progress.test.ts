@@ -97,6 +97,15 @@ describe("the progress line", () => {
     line.stop();
   });
 
+  it("takes a terminal that tells no width as 80 columns", () => {
+    const stream = fakeStream(true, 0);
+    const line = createProgressLine(stream);
+    line.update({ key: "wait", head: "waiting", detail: "x".repeat(200) });
+    vi.advanceTimersByTime(2000);
+    expect(stream.chunks[0]!.slice(erase.length)).toHaveLength(79);
+    line.stop();
+  });
+
   it("writes nothing on a pipe, with --output json, or on a dumb terminal", () => {
     const cases = [
       { stream: fakeStream(false), output: "text", env: {} },
