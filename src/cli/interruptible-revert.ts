@@ -56,7 +56,7 @@ export async function interruptibleRevert(
     firstAt = Date.now();
     controller.abort();
     stderr.write(
-      `interrupted by ${signal}: stopping after the applies in flight; the report follows (again to quit at once)\n`,
+      `interrupted by ${signal}: stopping after the applies in flight; the report follows (${signal} again quits at once)\n`,
     );
   };
 

@@ -56,7 +56,7 @@ describe("interrupting revert --wait", () => {
     expect(out).toMatch(/^ +health: not ready: interrupted while waiting: .+$/m);
     // On a pipe: no progress line, no terminal codes, only the line that says what happened.
     expect(cli.stderr()).toBe(
-      "interrupted by SIGINT: stopping after the applies in flight; the report follows (again to quit at once)\n",
+      "interrupted by SIGINT: stopping after the applies in flight; the report follows (SIGINT again quits at once)\n",
     );
     // What was applied stays applied: an interrupt stops undrift, not the rollout.
     expect(await kubectl(["-n", s.namespace, "get", "configmap", "settings", "-o", "name"])).toContain("settings");
