@@ -13,6 +13,7 @@ import { preview, previewOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
 import { gitRefTree, type RefTree } from "./git-ref-tree.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
+import { progressReporter } from "./progress.ts";
 import { resolveTargets } from "./resolve-targets.ts";
 import { worstExitCode } from "./worst-exit-code.ts";
 
@@ -32,6 +33,8 @@ export async function previewCommand(argv: string[]): Promise<number> {
   if (!values.head) throw new UsageError("--head is required (the commit with the change, e.g. HEAD)");
   const kubeConfig = args.kubeConfig();
   const trees: RefTree[] = [];
+  // A large preview takes a while: a terminal's stderr says so after two seconds (see progress.ts).
+  const progress = progressReporter({ output: args.output });
   try {
     const head = await gitRefTree({ repoDir: args.repo, ref: values.head, option: "--head" });
     trees.push(head);
@@ -48,6 +51,7 @@ export async function previewCommand(argv: string[]): Promise<number> {
     const session = new ClusterSession(kubeConfig);
     const reports: PreviewReport[] = [];
     for (const targetName of choice.names) {
+      progress.onProgress({ step: "preview", target: targetName });
       const report = await previewTarget({
         headDir: head.dir,
         baseDir: base.dir,
@@ -61,9 +65,11 @@ export async function previewCommand(argv: string[]): Promise<number> {
       reports.push(report);
       if (report.error) process.stderr.write(`${choice.all ? `${report.target}: ` : ""}${errorLine(report)}\n`);
     }
+    progress.stop();
     process.stdout.write(format(reports, args.output, { color: args.color, all: choice.all }));
     return worstExitCode(reports.map(previewExitCode));
   } finally {
+    progress.stop();
     await Promise.all(trees.map((t) => t.remove()));
   }
 }

@@ -7,6 +7,7 @@ import { revertExitCode } from "../stages/revert/revert-exit-code.ts";
 import { revertTarget } from "../stages/revert/revert-target.ts";
 import { revert, revertOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
+import { interruptibleRevert } from "./interruptible-revert.ts";
 import { checkRepoFolder, parseTargetArgs } from "./parse-target-args.ts";
 import { resolveTargets } from "./resolve-targets.ts";
 
@@ -16,7 +17,10 @@ const propagations: Record<string, PropagationPolicy> = {
   orphan: "Orphan",
 };
 
-/** 0 when everything asked for was done, 1 when an object was skipped, refused or failed; errors throw (2). */
+/**
+ * 0 when everything asked for was done, 1 when an object was skipped, refused or failed, 130 when
+ * interrupted; errors throw (2).
+ */
 export async function revertCommand(argv: string[]): Promise<number> {
   const { values: args, ...target } = parseTargetArgs(argv, {
     options: revert.flags,
@@ -39,16 +43,20 @@ export async function revertCommand(argv: string[]): Promise<number> {
   // No --all: revert writes to the cluster, one target at a time, named or the config's only one.
   const choice = await resolveTargets({ repoDir: target.repo, target: target.target });
 
-  const result = await revertTarget({
-    repoDir: target.repo,
-    targetName: choice.names[0]!,
-    kubeConfig: target.kubeConfig(),
-    prune: args.prune,
-    forcePrune: args["force-prune"],
-    dryRun: args["dry-run"],
-    propagationPolicy,
-    wait,
-  });
+  // Progress on a terminal's stderr; Ctrl-C stops it with the report of what was applied (exit 130).
+  const result = await interruptibleRevert({ output }, (hooks) =>
+    revertTarget({
+      repoDir: target.repo,
+      targetName: choice.names[0]!,
+      kubeConfig: target.kubeConfig(),
+      prune: args.prune,
+      forcePrune: args["force-prune"],
+      dryRun: args["dry-run"],
+      propagationPolicy,
+      wait,
+      ...hooks,
+    }),
+  );
   process.stdout.write(
     output === "json" ? `${JSON.stringify(result, null, 2)}\n` : renderRevertText(result, { color: target.color }),
   );

@@ -63,7 +63,7 @@ function loadDefault(kc: KubeConfig): boolean {
     }
     kc.loadFromFile(present[0]!);
     for (const file of present.slice(1)) {
-      const next = new KubeConfig();
+      const next = new (kubeConfigClass())();
       next.loadFromFile(file);
       kc.mergeConfig(next);
     }

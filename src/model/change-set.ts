@@ -78,4 +78,6 @@ export interface RevertResult {
   /** What the scan could not compare, passed on as it reported it. */
   problems: ScanProblem[];
   stats: { requests: number; durationMs: number };
+  /** Set when a signal (Ctrl-C) stopped the revert: the records say what was applied before it stopped. */
+  interrupted?: true;
 }

@@ -1,4 +1,5 @@
 // Manifests more than one test file needs.
+import { unreadyAnnotation } from "../../scripts/cluster/kwok.ts";
 
 /** A namespaced CustomResourceDefinition of kind Widget (spec.size, spec.color) in `group`. */
 export function widgetCrd(group: string): string {
@@ -46,3 +47,9 @@ spec:
 
 /** A one-replica web Deployment for CLI tests that scale it or own its ReplicaSets. */
 export const singleWebDeployment = webDeployment.replace("replicas: 2 # Git says two", "replicas: 1");
+
+/** The web Deployment with pods kwok keeps unready (scripts/cluster/kwok.ts): a rollout that never completes. */
+export const unreadyWebDeployment = webDeployment.replace(
+  "labels: {app: web}\n    spec:",
+  `labels: {app: web}\n      annotations: {${unreadyAnnotation}: "true"}\n    spec:`,
+);

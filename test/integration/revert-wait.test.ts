@@ -4,20 +4,14 @@
 // whose pods kwok keeps unready, and a LoadBalancer Service that no cloud
 // controller gives an address. Either makes the revert incomplete (exit 1).
 import { afterEach, describe, expect, it } from "vitest";
-import { unreadyAnnotation } from "../../scripts/cluster/kwok.ts";
 import type { RevertResult } from "../../src/model/change-set.ts";
 import { getJson, revert } from "../helpers/controllers.ts";
-import { webDeployment } from "../helpers/manifests.ts";
+import { unreadyWebDeployment, webDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 let current: Scenario | undefined;
 // cleanup deletes the scenario's namespace, and with it the pods the controllers made.
 afterEach(() => current?.cleanup());
-
-const stuckDeployment = webDeployment.replace(
-  "labels: {app: web}\n    spec:",
-  `labels: {app: web}\n      annotations: {${unreadyAnnotation}: "true"}\n    spec:`,
-);
 
 const loadBalancer = `apiVersion: v1
 kind: Service
@@ -60,7 +54,7 @@ describe("revert --wait", () => {
   }, 150_000);
 
   it("reports a Deployment whose pods never become ready as timed out, with why, within the timeout", async () => {
-    current = scenario({ files: { "manifests/web.yaml": stuckDeployment }, target: { timeout: "8s" } });
+    current = scenario({ files: { "manifests/web.yaml": unreadyWebDeployment }, target: { timeout: "8s" } });
     const s = current;
     const result = await timedRevert(s, ["--wait"]);
     expect(result.stderr).toBe("");

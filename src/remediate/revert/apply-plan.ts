@@ -16,6 +16,7 @@ import type { KubeClient } from "../../live/kube-client.ts";
 import { mapLimit } from "../../live/map-limit.ts";
 import { applyAction, type ObjectRecord, type WaitMode } from "../../model/change-set.ts";
 import { groupOf } from "../../model/object-key.ts";
+import type { OnProgress } from "../../model/progress.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
 import { definedKind } from "../../plan/revert/apply-stage.ts";
@@ -44,8 +45,16 @@ export async function applyPlan(params: {
    * apply, for a job whose retry applies the whole plan again.
    */
   recordUnreachable?: boolean;
+  /**
+   * Interrupted (Ctrl-C): applies in flight finish, the rest are skipped with a reason saying so, and
+   * waits end, so the records say exactly what was applied.
+   */
+  signal?: AbortSignal;
+  /** Told how many of the objects that change are applied, and what a wait between stages is on. */
+  onProgress?: OnProgress;
 }): Promise<{ entries: AppliedEntry[]; index: ResourceIndex }> {
-  const { client, dryRun } = params;
+  const { client, dryRun, signal, onProgress } = params;
+  const hooks = { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) };
   let index = params.index;
   const time = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   const entries: AppliedEntry[] = [];
@@ -55,6 +64,9 @@ export async function applyPlan(params: {
   const kindOf = (o: KubeObject) => `${groupOf(o.apiVersion)}/${o.kind}`;
   const usedKinds = new Set(params.objects.map((p) => kindOf(p.desired.object)));
   const changed = (e: AppliedEntry) => e.record.action === "created" || e.record.action === "configured";
+  const total = params.objects.filter((p) => p.status === "drifted" || p.status === "missing").length;
+  let applies = 0;
+  const progress = () => onProgress?.({ step: "apply", done: applies, total, dryRun });
 
   const step = async (planned: PlannedObject): Promise<AppliedEntry> => {
     const object = planned.desired.object;
@@ -69,6 +81,9 @@ export async function applyPlan(params: {
     const namespace = object.metadata.namespace;
     if (namespace && newNamespaces.has(namespace)) {
       return { planned, record: unchecked(planned, `its namespace ${namespace} is created by this revert`) };
+    }
+    if (signal?.aborted) {
+      return { planned, record: { ...ref, action: "skipped", reason: "interrupted before it was applied" } };
     }
     try {
       const { record, applied } = await applyDesired({
@@ -89,10 +104,14 @@ export async function applyPlan(params: {
       // A lost answer may come after the server applied it; the next revert finds it in sync or applies it.
       const reason = `${error.step}: ${error.cause.message}; it may not be applied: run revert again`;
       return { planned, record: { ...ref, action: "failed", reason } };
+    } finally {
+      applies++;
+      progress();
     }
   };
 
   for (const stage of [0, 1, 2, 3] as const) {
+    progress();
     const objects = params.objects.filter((p) => p.stage === stage);
     const done = await mapLimit(objects, 8, step);
     entries.push(...done);
@@ -107,16 +126,18 @@ export async function applyPlan(params: {
       const awaited = done.filter(
         (e) => changed(e) && (params.wait !== "none" || usedKinds.has(definedKind(e.planned.desired.object) ?? "")),
       );
-      await recordHealth({ client, index, entries: awaited, wait: true, deadline: params.deadline });
+      await recordHealth({ client, index, entries: awaited, wait: true, deadline: params.deadline, ...hooks });
       const unserved = params.objects.filter(
         (p) => p.stage > 1 && !index.find(p.desired.object.apiVersion, p.desired.object.kind),
       );
       if (unserved.length > 0 && awaited.length > 0) {
-        index = await awaitKinds({ client, objects: unserved.map((p) => p.desired.object), deadline: params.deadline });
+        const objects = unserved.map((p) => p.desired.object);
+        index = await awaitKinds({ client, objects, deadline: params.deadline, ...(signal ? { signal } : {}) });
       }
     }
     if (stage === 1 && params.wait !== "none") {
-      await recordHealth({ client, index, entries: done.filter(changed), wait: true, deadline: params.deadline });
+      const namespaces = done.filter(changed);
+      await recordHealth({ client, index, entries: namespaces, wait: true, deadline: params.deadline, ...hooks });
     }
   }
   return { entries, index };

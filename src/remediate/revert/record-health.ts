@@ -5,6 +5,7 @@ import { ClusterUnreachableError } from "../../live/errors.ts";
 import { getObject } from "../../live/get-object.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import type { ObjectRecord } from "../../model/change-set.ts";
+import type { OnProgress } from "../../model/progress.ts";
 import type { KubeObject } from "../../model/types.ts";
 import type { PlannedObject } from "../../plan/revert/plan-revert.ts";
 import { waitForHealth } from "../health/wait-for-health.ts";
@@ -22,6 +23,10 @@ export async function recordHealth(params: {
   entries: AppliedEntry[];
   wait: boolean;
   deadline: number;
+  /** Ends the wait early (Ctrl-C): what is not ready yet says it was interrupted. */
+  signal?: AbortSignal;
+  /** Told, after each round of reads, which objects the wait is still on. */
+  onProgress?: OnProgress;
 }): Promise<void> {
   const { client, index } = params;
   // Objects the cluster did not answer for on their last read: their health is unknown, not "not found".
@@ -44,6 +49,13 @@ export async function recordHealth(params: {
     })),
     wait: params.wait,
     deadline: params.deadline,
+    ...(params.signal ? { signal: params.signal } : {}),
+    onRound: (pending) =>
+      params.onProgress?.({
+        step: "wait",
+        total: params.entries.length,
+        waiting: pending.map(({ item, readiness }) => ({ ref: item.record, message: readiness.message })),
+      }),
   });
   params.entries.forEach((entry, i) => {
     const why = unread.get(i);

@@ -6,9 +6,15 @@
 // revert with or without --prune exits 0 for them. Guards that refused a prune
 // (an empty render, maxPrunePercent, a Namespace) are left undone: 1. Health that
 // was only reported, not waited for, is news rather than something left undone.
+// A revert stopped by Ctrl-C (or SIGTERM) exits 130, 128 + SIGINT, as shells and
+// CI runners expect of a command that was interrupted, after its report.
 import type { RevertResult } from "../../model/change-set.ts";
 
-export function revertExitCode(result: RevertResult): 0 | 1 {
+/** The code of an interrupted revert: 128 + 2 (SIGINT), whichever signal stopped it. */
+export const interruptedExitCode = 130;
+
+export function revertExitCode(result: RevertResult): 0 | 1 | typeof interruptedExitCode {
+  if (result.interrupted) return interruptedExitCode;
   const undone = result.resources.some(
     (r) =>
       r.action === "failed" ||

@@ -15,6 +15,11 @@
 // stands after the applies. `all` waits for every applied object, bounded by the
 // target's timeout, and then a timeout or failure makes the revert incomplete; `none`
 // waits only where order demands it (a CRD whose custom resources follow).
+//
+// Interrupted (`signal`, Ctrl-C in the CLI): the applies in flight finish, the
+// rest are skipped, nothing is pruned, every wait ends with the objects it was on
+// recorded as interrupted, and the result says so: the records are what was done.
+// `onProgress` hears each step as it goes, for a front end to show.
 
 import type { KubeConfig } from "@kubernetes/client-node";
 import { comparePolicy } from "../../drift/compare-policy.ts";
@@ -22,7 +27,10 @@ import { loadJq } from "../../drift/jq.ts";
 import type { PropagationPolicy } from "../../live/delete-object.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
-import { type Action, actions, type RevertResult, type WaitMode } from "../../model/change-set.ts";
+import { type Action, actions, type ObjectRecord, type RevertResult, type WaitMode } from "../../model/change-set.ts";
+import type { OnProgress } from "../../model/progress.ts";
+import { refOf } from "../../model/ref-of.ts";
+import type { KubeObject } from "../../model/types.ts";
 import { planPrune } from "../../plan/prune/plan-prune.ts";
 import { planRevert } from "../../plan/revert/plan-revert.ts";
 import { respectedIgnoreRules } from "../../plan/revert/respect-ignored.ts";
@@ -41,13 +49,18 @@ export interface RevertParams {
   dryRun: boolean;
   propagationPolicy: PropagationPolicy;
   wait: WaitMode;
+  /** Stops the revert early, keeping the records of what was done (see above). */
+  signal?: AbortSignal;
+  onProgress?: OnProgress;
 }
 
 export async function revertTarget(params: RevertParams): Promise<RevertResult> {
   const started = performance.now();
-  const { dryRun } = params;
+  const { dryRun, signal, onProgress } = params;
+  const hooks = { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) };
 
   // 1. Scan.
+  onProgress?.({ step: "scan", target: params.targetName });
   const scan = await runScan({ repoDir: params.repoDir, targetName: params.targetName, kubeConfig: params.kubeConfig });
   const { target, client } = scan;
   const { isHuman } = comparePolicy(target, await loadJq());
@@ -71,6 +84,7 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
     jq: scan.policy.jq,
     // A cluster lost mid-way: each object says whether it was applied, and the exit code says the revert is incomplete.
     recordUnreachable: true,
+    ...hooks,
   });
 
   // 4. Prune.
@@ -84,16 +98,20 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
     rules: target.rules,
     skippedDocuments: scan.skipped,
   });
-  const deleted = await pruneOrphans({
-    client,
-    index,
-    deletions: prune.deletions,
-    propagationPolicy: params.propagationPolicy,
-    dryRun,
-  });
+  if (prune.deletions.length > 0 && !signal?.aborted)
+    onProgress?.({ step: "prune", total: prune.deletions.length, dryRun });
+  const deleted = signal?.aborted
+    ? prune.deletions.map(notDeleted)
+    : await pruneOrphans({
+        client,
+        index,
+        deletions: prune.deletions,
+        propagationPolicy: params.propagationPolicy,
+        dryRun,
+      });
 
   // 5. Health: nothing to judge after a dry run, which left the cluster as it was.
-  if (!dryRun) await judgeHealth({ client, index, entries, wait: params.wait === "all", deadline });
+  if (!dryRun) await judgeHealth({ client, index, entries, wait: params.wait === "all", deadline, ...hooks });
 
   // 6. The records, applied, pruned and held back, with their counts.
   return revertResult({
@@ -104,7 +122,13 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
     resources: [...entries.map((e) => e.record), ...deleted, ...prune.skipped],
     problems: scan.report.problems,
     stats: { requests: client.requests, durationMs: Math.round(performance.now() - started) },
+    ...(signal?.aborted ? { interrupted: true as const } : {}),
   });
+}
+
+/** An orphan the plan would delete, left because the revert was interrupted first. */
+function notDeleted(object: KubeObject): ObjectRecord {
+  return { ...refOf(object), action: "skipped", reason: "interrupted before it was deleted" };
 }
 
 type ApplyEntries = Awaited<ReturnType<typeof applyPlan>>["entries"];
@@ -116,6 +140,8 @@ async function judgeHealth(params: {
   entries: ApplyEntries;
   wait: boolean;
   deadline: number;
+  signal?: AbortSignal;
+  onProgress?: OnProgress;
 }): Promise<void> {
   const { entries } = params;
   const applied = entries.filter((e) => e.applied && !e.record.health);
@@ -129,6 +155,16 @@ async function judgeHealth(params: {
 function revertResult(result: Omit<RevertResult, "summary">): RevertResult {
   const summary = Object.fromEntries(actions.map((a) => [a, 0])) as Record<Action, number>;
   for (const r of result.resources) summary[r.action]++;
-  const { target, revision, dryRun, wait, resources, problems, stats } = result;
-  return { target, revision, dryRun, wait, summary, resources, problems, stats };
+  const { target, revision, dryRun, wait, resources, problems, stats, interrupted } = result;
+  return {
+    target,
+    revision,
+    dryRun,
+    wait,
+    summary,
+    resources,
+    problems,
+    stats,
+    ...(interrupted ? { interrupted } : {}),
+  };
 }

@@ -113,4 +113,9 @@ describe("the exit code of a revert", () => {
     expect(revertExitCode(result([{ ...web, action: "failed" }]))).toBe(1);
     expect(revertExitCode(result([{ ...cm, action: "skipped", guard: "max-percent" }]))).toBe(1);
   });
+
+  it("is 130 when a signal stopped it, whatever its records say (the shell's code for Ctrl-C)", () => {
+    const interrupted = { ...result([{ ...web, action: "configured" }]), interrupted: true } as const;
+    expect(revertExitCode(interrupted)).toBe(130);
+  });
 });
