@@ -10,6 +10,7 @@
 // to it (isRedisConnectionError), so their listeners do not repeat them.
 import { Redis } from "ioredis";
 import { printableRedisUrl, redisUrl } from "../config/redis-url.ts";
+import { UndriftError } from "../model/undrift-error.ts";
 import { type QueueLog, stderrLog } from "./queue-log.ts";
 
 /** worker: waits out outages; producer: fails a command after a few reconnect attempts. */
@@ -27,6 +28,12 @@ export function createRedisConnection(params: { role: RedisRole; url?: string; n
   });
   watchOutages(connection, url, params.log ?? stderrLog);
   return connection;
+}
+
+/** Redis could not be reached, for a command that needs it now (`undrift audit`); a retry later may succeed. */
+export class RedisUnreachableError extends UndriftError {
+  override name = "RedisUnreachableError";
+  readonly permanent = false;
 }
 
 /** Whether an error is Redis being unreachable (said once by the connection), not a command's own failure. */

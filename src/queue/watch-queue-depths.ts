@@ -6,15 +6,7 @@ import { metrics as processMetrics, type UndriftMetrics } from "../metrics/undri
 import type { UndriftQueues } from "./create-queues.ts";
 
 /** The states a job can be in, as BullMQ's getJobCounts names them. */
-const STATES: JobType[] = [
-  "waiting",
-  "active",
-  "delayed",
-  "prioritized",
-  "waiting-children",
-  "completed",
-  "failed",
-];
+const STATES: JobType[] = ["waiting", "active", "delayed", "prioritized", "waiting-children", "completed", "failed"];
 
 /** Reports the schedule queue and the scan queues of `clusters`; call the returned function before the queues close. */
 export function watchQueueDepths(params: {
