@@ -33,7 +33,8 @@ export async function workerCommand(argv: string[]): Promise<number> {
   }
   // Probot's own options from the environment (GHE_HOST, LOG_LEVEL, REDIS_URL for shared throttling),
   // with undrift's Octokit: no blind re-send of a create, and a 429 retried no sooner than it asks.
-  const probot = createProbot({ overrides: { Octokit: AppOctokit } });
+  // LOG_LEVEL defaults to info, as for `undrift web` (createProbot's own default, warn, hid the start and stop lines).
+  const probot = createProbot({ env: { LOG_LEVEL: "info", ...process.env }, overrides: { Octokit: AppOctokit } });
   // Its logger exists once it has initialized.
   await probot.ready();
   const producer = createRedisConnection({
