@@ -24,6 +24,7 @@ import { startWorkers } from "./start-workers.ts";
 export async function startWeb(params: { workers?: boolean }): Promise<{ close(): Promise<void> }> {
   let closeApp: (() => Promise<void>) | undefined;
   let resync: Promise<void> | undefined;
+  let redisReady = () => true;
   const before = new Set(process.listeners("SIGINT"));
   const server = await run(
     async (app, options) => {
@@ -44,6 +45,7 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
         name: "undrift-web",
         log: app.log,
       });
+      redisReady = () => producer.status === "ready";
       const queues = createQueues({ connection: producer, log: app.log });
       const unwatch = watchQueueDepths({ queues, clusters: registry ? Object.keys(registry.clusters) : [] });
       const closeQueues = async () => {
@@ -90,7 +92,8 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
   return {
     async close() {
       await server.stop();
-      await resync;
+      // Resync's GitHub calls go through Probot's throttling, which waits on Redis: in an outage they never end.
+      if (redisReady()) await resync;
       await closeApp?.();
     },
   };

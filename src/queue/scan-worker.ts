@@ -100,7 +100,11 @@ export function startScanWorkers(params: {
           for (const worker of workers) worker.cancelAllJobs("undrift worker is shutting down");
         }, graceMs);
         try {
-          await Promise.all(workers.map((worker) => worker.close()));
+          // With Redis unreachable nothing a job does can be saved: waiting for it would hold the shutdown
+          // for as long as the outage lasts. Its lock expires and the stalled check of a live worker reruns it.
+          const force = connection.status !== "ready";
+          if (force) log.warn({}, "Redis is unreachable: closing without waiting for running jobs");
+          await Promise.all(workers.map((worker) => worker.close(force)));
         } finally {
           clearTimeout(timer);
         }

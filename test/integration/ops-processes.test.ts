@@ -143,6 +143,11 @@ describe("undrift worker's probes", () => {
     expect(lines.filter((m) => /queue worker error|redis error/.test(m))).toEqual([]);
     expect(output()).not.toContain("Unhandled error event");
     expect(output()).not.toContain("hunter2");
+    // SIGTERM ends it all the same: waiting for Redis would outlast any grace period.
+    child!.kill("SIGTERM");
+    const [code] = (await once(child!, "exit")) as [number | null];
+    expect(code, output()).toBe(0);
+    expect(messages(output()).map((m) => m.msg)).toContain("undrift workers stopped");
   });
 
   it("is ready once Redis answers and GitHub accepted the App's credentials, and logs that it stopped", async () => {
@@ -211,6 +216,9 @@ describe("undrift start's probes", () => {
     expect(lines.filter((m) => m.includes("is unreachable"))).toHaveLength(1);
     expect(lines.filter((m) => /queue worker error|redis error/.test(m))).toEqual([]);
     expect(output()).not.toContain("Unhandled error event");
+    child!.kill("SIGTERM");
+    const [code] = (await once(child!, "exit")) as [number | null];
+    expect(code, output()).toBe(0);
   });
 });
 
