@@ -11,6 +11,7 @@ const layers = [
   "plan", // pure decisions: prune, revert, mode shares, approved drift
   "remediate", // executors: YAML edits, apply, prune, health
   "report", // every renderer
+  "metrics", // Prometheus series, /healthz and /readyz: counts recorded from the worker, served by web and worker
   "stages", // scan, preview, codify, revert: shared by the CLI and the worker
   "github", // every GitHub call
   "queue", // queues, schedulers, job schemas, job errors

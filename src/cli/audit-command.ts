@@ -1,7 +1,8 @@
 // undrift audit [--repo owner/name] [--since 24h|2026-11-30] [--limit N] [--output text|json]:
 // the audit trail from Redis (REDIS_URL), oldest first.
+import { printableRedisUrl } from "../config/redis-url.ts";
 import { parseServerEnv } from "../config/server-env.ts";
-import { createRedisConnection } from "../queue/connection.ts";
+import { createRedisConnection, isRedisConnectionError, RedisUnreachableError } from "../queue/connection.ts";
 import { parseSince } from "../queue/parse-since.ts";
 import { readAudit } from "../state/audit-log.ts";
 import { audit, auditOutputs } from "./command-specs.ts";
@@ -22,8 +23,19 @@ export async function auditCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--repo: expected owner/name, got "${args.repo}"`);
   const since = args.since === undefined ? undefined : parseSince(args.since);
   const env = parseServerEnv(process.env);
-  const redis = createRedisConnection({ role: "producer", url: env.redisUrl, name: "undrift-audit" });
+  // Silent: a command says an outage once, as its error, not as a server's log line.
+  const silent = { info() {}, warn() {}, error() {} };
+  const redis = createRedisConnection({ role: "producer", url: env.redisUrl, name: "undrift-audit", log: silent });
+  let lost: Error | undefined;
+  redis.on("error", (error: Error) => {
+    lost ??= error;
+  });
   try {
+    // The first connect attempt decides: a Redis that refuses is said at once, not after the producer's retries.
+    await new Promise((resolve, reject) => {
+      redis.once("ready", resolve);
+      redis.once("error", reject);
+    });
     const records = await readAudit({
       redis,
       limit,
@@ -32,6 +44,12 @@ export async function auditCommand(argv: string[]): Promise<number> {
     });
     process.stdout.write(output === "json" ? formatAuditJson(records) : formatAudit(records));
     return 0;
+  } catch (error) {
+    if (!isRedisConnectionError(error)) throw error;
+    const why = (lost ?? (error as Error)).message;
+    throw new RedisUnreachableError(`REDIS_URL: Redis at ${printableRedisUrl(env.redisUrl)} is unreachable (${why})`, {
+      cause: error,
+    });
   } finally {
     // At once, sent or not: a Redis that cannot be reached must not keep the command waiting.
     redis.disconnect();

@@ -4,20 +4,27 @@
 // environment is read inside the app, after Probot has loaded `.env`. Once
 // the app is loaded, the schedulers are resynced with every installation
 // (resync-at-boot.ts), alongside the server so that webhooks are not kept waiting.
+// The server also answers /healthz, /readyz (Redis, the cluster registry, the
+// App's credentials) and /metrics, for the web side and the workers beside it.
 import { run } from "probot";
 import { undriftApp } from "../app/app.ts";
 import { resyncAtBoot } from "../app/resync-at-boot.ts";
 import { loadClusterRegistry } from "../config/cluster-registry.ts";
+import { printableRedisUrl } from "../config/redis-url.ts";
 import { parseServerEnv, ServerEnvError } from "../config/server-env.ts";
 import { AppOctokit } from "../github/app-octokit.ts";
+import { probeRoutes, type ReadinessCheck } from "../metrics/probe-routes.ts";
+import { githubAppCheck, redisCheck, registryCheck } from "../metrics/readiness-checks.ts";
 import { createRedisConnection } from "../queue/connection.ts";
 import { createQueues } from "../queue/create-queues.ts";
+import { watchQueueDepths } from "../queue/watch-queue-depths.ts";
 import { startWorkers } from "./start-workers.ts";
 
 /** Serves until `close()`; `workers` runs the scan workers in the same process, on the app's own Probot. */
 export async function startWeb(params: { workers?: boolean }): Promise<{ close(): Promise<void> }> {
   let closeApp: (() => Promise<void>) | undefined;
   let resync: Promise<void> | undefined;
+  let redisReady = () => true;
   const before = new Set(process.listeners("SIGINT"));
   const server = await run(
     async (app, options) => {
@@ -32,15 +39,31 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
         app.log.warn(
           "UNDRIFT_CLUSTERS is not set: targets are scheduled unchecked, and workers refuse those their registry does not allow",
         );
-      const producer = createRedisConnection({ role: "producer", url: env.redisUrl, name: "undrift-web" });
+      const producer = createRedisConnection({
+        role: "producer",
+        url: env.redisUrl,
+        name: "undrift-web",
+        log: app.log,
+      });
+      redisReady = () => producer.status === "ready";
       const queues = createQueues({ connection: producer, log: app.log });
+      const unwatch = watchQueueDepths({ queues, clusters: registry ? Object.keys(registry.clusters) : [] });
       const closeQueues = async () => {
+        unwatch();
         await queues.close();
         await producer.quit();
       };
       closeApp = closeQueues;
       const deps = { queues, ...(registry ? { registry } : {}) };
       await undriftApp(deps)(app, options);
+      const checks: ReadinessCheck[] = [
+        redisCheck(producer, printableRedisUrl(env.redisUrl)),
+        ...(registry && env.clustersFile
+          ? [registryCheck({ file: env.clustersFile, clusters: Object.keys(registry.clusters).length })]
+          : []),
+        githubAppCheck(async () => (await app.auth()).request("GET /app")),
+      ];
+      options.addHandler(probeRoutes({ checks }));
       resync = resyncAtBoot({ deps, probot: app, log: app.log }).then(
         (changes) =>
           app.log.info(
@@ -69,7 +92,8 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
   return {
     async close() {
       await server.stop();
-      await resync;
+      // Resync's GitHub calls go through Probot's throttling, which waits on Redis: in an outage they never end.
+      if (redisReady()) await resync;
       await closeApp?.();
     },
   };

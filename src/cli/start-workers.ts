@@ -8,6 +8,7 @@ import { createRedisConnection } from "../queue/connection.ts";
 import type { UndriftQueues } from "../queue/create-queues.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { type ScanWorkers, startScanWorkers } from "../queue/scan-worker.ts";
+import { watchQueueDepths } from "../queue/watch-queue-depths.ts";
 import { scanHandlers } from "../worker/scan-handlers.ts";
 
 /** Starts the workers; `clusters` must be names in the registry (default: all of them). */
@@ -31,7 +32,12 @@ export function startWorkers(params: {
   if (clusters.length === 0)
     throw new ServerEnvError(`UNDRIFT_CLUSTERS: ${env.clustersFile ?? ""} lists no cluster to serve`);
   // A worker connection waits out Redis outages, so a running scan keeps its lock and finishes.
-  const connection = createRedisConnection({ role: "worker", url: env.redisUrl, name: "undrift-worker" });
+  const connection = createRedisConnection({
+    role: "worker",
+    url: env.redisUrl,
+    name: "undrift-worker",
+    log: params.log,
+  });
   const workers = startScanWorkers({
     queues: params.queues,
     clusters,
@@ -46,12 +52,15 @@ export function startWorkers(params: {
       log: params.log,
     }),
   });
+  const unwatch = watchQueueDepths({ queues: params.queues, clusters });
   params.log.info({ clusters, concurrency: env.concurrency }, "undrift workers started");
   return {
     workers: workers.workers,
     async close(options) {
+      unwatch();
       await workers.close(options);
       await connection.quit();
+      params.log.info({ clusters }, "undrift workers stopped");
     },
   };
 }

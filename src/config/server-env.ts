@@ -8,6 +8,9 @@ import { z } from "zod";
 import { UndriftError } from "../model/undrift-error.ts";
 import { DEFAULT_REDIS_URL } from "./redis-url.ts";
 
+/** Where `undrift worker` serves /healthz, /readyz and /metrics: OpenTelemetry's Prometheus port, clear of Prometheus' own 9090. */
+export const DEFAULT_WORKER_PORT = 9464;
+
 const blankIsUnset = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 
 const serverEnvSchema = z.object({
@@ -31,15 +34,29 @@ const serverEnvSchema = z.object({
       .max(64, { error: "expected a whole number from 1 to 64" })
       .default(2),
   ),
+  UNDRIFT_WORKER_PORT: z.preprocess(
+    blankIsUnset,
+    z.coerce
+      .number({ error: "expected a port number from 0 to 65535" })
+      .int({ error: "expected a port number from 0 to 65535" })
+      .min(0, { error: "expected a port number from 0 to 65535" })
+      .max(65535, { error: "expected a port number from 0 to 65535" })
+      .default(DEFAULT_WORKER_PORT),
+  ),
+  HOST: z.preprocess(blankIsUnset, z.string().optional()),
 });
 
-/** The parsed environment: REDIS_URL, the cluster registry's path, the snapshot cache, scans at once per cluster. */
+/** The parsed environment: REDIS_URL, the cluster registry's path, the snapshot cache, scans at once per cluster, the worker's port. */
 export interface ServerEnv {
   redisUrl: string;
   /** UNDRIFT_CLUSTERS; absent only where `requireClusters` was false (the web process). */
   clustersFile?: string;
   snapshotDir: string;
   concurrency: number;
+  /** UNDRIFT_WORKER_PORT: the probe and metrics port of `undrift worker` (0: any free port). */
+  workerPort: number;
+  /** HOST (Probot's variable), where the worker's port listens; every interface by default, for probes and scrapes. */
+  workerHost: string;
 }
 
 /** A variable that is missing or wrong; a user error, printed as one line. */
@@ -66,6 +83,8 @@ export function parseServerEnv(env: NodeJS.ProcessEnv = process.env, options: { 
     redisUrl: parsed.REDIS_URL,
     snapshotDir: parsed.UNDRIFT_SNAPSHOT_DIR,
     concurrency: parsed.UNDRIFT_CONCURRENCY,
+    workerPort: parsed.UNDRIFT_WORKER_PORT,
+    workerHost: parsed.HOST ?? "0.0.0.0",
   };
   if (parsed.UNDRIFT_CLUSTERS !== undefined) serverEnv.clustersFile = parsed.UNDRIFT_CLUSTERS;
   return serverEnv;

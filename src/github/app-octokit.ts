@@ -9,12 +9,15 @@
 //     whose retry runs the scan again, and the scan's ensure-* steps find what
 //     the first attempt created. Reads, edits (PATCH, PUT) and the
 //     content-addressed POSTs (trees, commits, blobs, tokens) are retried in place.
+//   - every answer is counted by status on /metrics, and an installation's
+//     x-ratelimit-remaining kept as a gauge (src/metrics/).
 //   - a 429 is not re-sent in place: the retry plugin would wait 1s, 4s, 9s
 //     whatever Retry-After said. It goes to the queue as a rate-limited
 //     GitHubError, which delays the job's retry by at least Retry-After
 //     (src/queue/retry-backoff.ts). A 429 or 403 that says "secondary rate
 //     limit" is the throttling plugin's, which waits Retry-After in place.
 import { ProbotOctokit } from "probot";
+import { metrics } from "../metrics/undrift-metrics.ts";
 
 // The retry plugin's own list (400, 401, 403, 404, 410, 422, 451), and 429.
 const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
@@ -32,7 +35,17 @@ export function createsOnResend(method: string, url: string): boolean {
   return !SAFE_POSTS.some((safe) => safe.test(path));
 }
 
-type Hooked = { hook: { before(name: "request", hook: (options: RequestLike) => void): void } };
+type Hooked = {
+  hook: {
+    before(name: "request", hook: (options: RequestLike) => void): void;
+    after(name: "request", hook: (response: ResponseLike) => void): void;
+    error(name: "request", hook: (error: Error & { status?: number; response?: ResponseLike }) => never): void;
+  };
+};
+interface ResponseLike {
+  status: number;
+  headers: Record<string, string | number | undefined>;
+}
 interface RequestLike {
   method: string;
   url: string;
@@ -46,8 +59,24 @@ function noResendOfCreates(octokit: Hooked): void {
   });
 }
 
+/** Octokit plugin: each answer counted by status; an installation's rate limit left, as GitHub last said it. */
+function countRequests(octokit: Hooked, options: { auth?: { installationId?: number | string } }): void {
+  const installation = options.auth?.installationId;
+  const seen = (response: ResponseLike | undefined, status: string) => {
+    metrics.githubRequests.inc({ status });
+    const remaining = Number(response?.headers["x-ratelimit-remaining"]);
+    if (installation !== undefined && response?.headers["x-ratelimit-remaining"] !== undefined && remaining >= 0)
+      metrics.githubRateLimit.set({ installation: String(installation) }, remaining);
+  };
+  octokit.hook.after("request", (response) => seen(response, String(response.status)));
+  octokit.hook.error("request", (error) => {
+    seen(error.response, error.status ? String(error.status) : "error");
+    throw error;
+  });
+}
+
 /** Probot's Octokit as undrift runs it; give it to Probot as its `Octokit` option. */
-export const AppOctokit = ProbotOctokit.plugin(noResendOfCreates).defaults(
+export const AppOctokit = ProbotOctokit.plugin(noResendOfCreates, countRequests).defaults(
   (options: { retry?: Record<string, unknown> } & Record<string, unknown>) => ({
     ...options,
     retry: { doNotRetry: DO_NOT_RETRY, ...options.retry },

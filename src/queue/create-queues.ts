@@ -7,7 +7,7 @@
 //   await queues.close();
 import { type JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { createRedisConnection } from "./connection.ts";
+import { createRedisConnection, isRedisConnectionError } from "./connection.ts";
 import { SCHEDULE_QUEUE, type ScanJob, type ScheduledScanJob, scanQueueName } from "./jobs.ts";
 import { type QueueLog, stderrLog } from "./queue-log.ts";
 import { RETRY_BACKOFF } from "./retry-backoff.ts";
@@ -59,11 +59,14 @@ export function createQueues(params: {
   const prefix = params.prefix ?? "undrift";
   const log = params.log ?? stderrLog;
   const owned = params.connection === undefined;
-  const connection = params.connection ?? createRedisConnection({ role: "producer" });
+  const connection = params.connection ?? createRedisConnection({ role: "producer", log });
   const settings = { ...DEFAULT_SCAN_JOB_SETTINGS, ...params.scanJobs };
   const listen = <Q extends Queue>(queue: Q): Q => {
-    // A queue re-emits its connection's errors; with no listener they would crash the process.
-    queue.on("error", (error) => log.error({ err: error, queue: queue.name }, "redis error"));
+    // A queue re-emits its connection's errors; with no listener they would crash the process. Redis being
+    // unreachable is said once by the connection (connection.ts), not once per queue and attempt.
+    queue.on("error", (error) => {
+      if (!isRedisConnectionError(error)) log.error({ err: error, queue: queue.name }, "redis error");
+    });
     return queue;
   };
   const schedule = listen(new Queue<ScheduledScanJob>(SCHEDULE_QUEUE, { connection, prefix }));

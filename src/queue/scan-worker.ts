@@ -14,7 +14,7 @@
 // live worker puts the job back, and it runs again.
 import { type RateLimiterOptions, Worker, type WorkerOptions } from "bullmq";
 import type { Redis } from "ioredis";
-import { createRedisConnection } from "./connection.ts";
+import { createRedisConnection, isRedisConnectionError } from "./connection.ts";
 import type { UndriftQueues } from "./create-queues.ts";
 import { SCHEDULE_QUEUE, scanQueueName } from "./jobs.ts";
 import { createProcessor, type ScanHandlers } from "./process-job.ts";
@@ -56,7 +56,7 @@ export function startScanWorkers(params: {
   const { queues } = params;
   const log = params.log ?? stderrLog;
   const owned = params.connection === undefined;
-  const connection = params.connection ?? createRedisConnection({ role: "worker" });
+  const connection = params.connection ?? createRedisConnection({ role: "worker", log });
   let handingBack = false;
   const processor = createProcessor({ queues, handlers: params.handlers, handingBack: () => handingBack });
   // Scan jobs' backoff type is resolved here: exponential, but never sooner than a rate limit's Retry-After.
@@ -69,7 +69,10 @@ export function startScanWorkers(params: {
 
   const start = (name: string, options: Partial<WorkerOptions>, fields: object): Worker => {
     const worker = new Worker(name, processor, { ...base, ...options });
-    worker.on("error", (error) => log.error({ ...fields, err: error }, "queue worker error"));
+    // Redis being unreachable is said once by the connection (connection.ts), not per worker and attempt.
+    worker.on("error", (error) => {
+      if (!isRedisConnectionError(error)) log.error({ ...fields, err: error }, "queue worker error");
+    });
     worker.on("failed", (job, error) =>
       log.warn({ ...fields, jobId: job?.id, attemptsMade: job?.attemptsMade, err: error }, "job failed"),
     );
@@ -97,7 +100,11 @@ export function startScanWorkers(params: {
           for (const worker of workers) worker.cancelAllJobs("undrift worker is shutting down");
         }, graceMs);
         try {
-          await Promise.all(workers.map((worker) => worker.close()));
+          // With Redis unreachable nothing a job does can be saved: waiting for it would hold the shutdown
+          // for as long as the outage lasts. Its lock expires and the stalled check of a live worker reruns it.
+          const force = connection.status !== "ready";
+          if (force) log.warn({}, "Redis is unreachable: closing without waiting for running jobs");
+          await Promise.all(workers.map((worker) => worker.close(force)));
         } finally {
           clearTimeout(timer);
         }

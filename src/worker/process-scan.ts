@@ -9,6 +9,7 @@
 //      warn, codify, revert, heal; an audit entry per action
 //   4. the check run `undrift/<target>` on the head
 // A scan that finds what the last one found writes nothing on GitHub.
+import { forgetTarget, recordModeEvents, recordScan } from "../metrics/record-scan.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
 import { summaryLine } from "../report/summary-line.ts";
@@ -42,20 +43,28 @@ export async function processScan(params: {
 
   // 1. The target, resolved once; a job with nothing to scan ends here.
   const found = await resolveScanTarget({ deps, job, signal, audit });
-  if ("skipped" in found) return found.skipped;
+  if ("skipped" in found) {
+    // A target removed from the config, or moved to another cluster, is no longer this cluster's to report on.
+    if (found.skipped.outcome === "target-gone" || found.skipped.outcome === "moved")
+      forgetTarget({ repo: job.repo, target: job.target, cluster: job.cluster });
+    return found.skipped;
+  }
   const { resolved } = found;
   const { head, target } = resolved;
   const cluster = target.cluster;
+  const labels = { repo: job.repo, target: target.name, cluster };
 
   // 2. The scan.
   const scan = await scanOnSharedSession({ deps, resolved });
   const { report } = scan;
+  recordScan({ ...labels, report });
   await audit({ event: "scan", cluster, revision: head.sha, outcome: summaryLine(report), ...reportAudit(report) });
   signal.throwIfAborted();
 
   // 3. The modes' actions, each on its share of the report (rules pick the mode per object).
   const { mode, shares } = await actOnShares({ deps, resolved, scan });
   const actions = await auditModeActions({ audit, mode, cluster, revision: head.sha });
+  recordModeEvents({ ...labels, events: mode.done.map((d) => d.event) });
 
   // 4. The check run on the head.
   actions.push(...(await postScanCheck({ resolved, report, mode, shares, audit })));

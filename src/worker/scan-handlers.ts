@@ -5,6 +5,7 @@
 // Pull request previews ride the same queues and the same verdicts (src/app/preview/).
 import { isTransientGitHubError } from "../github/github-errors.ts";
 import { SessionPool } from "../live/session-pool.ts";
+import { recordScanEnd } from "../metrics/record-scan.ts";
 import type { ScanHandlers } from "../queue/process-job.ts";
 import { processPreview } from "./preview/process-preview.ts";
 import { reportPreviewFailure } from "./preview/report-preview-failure.ts";
@@ -17,8 +18,18 @@ export function scanHandlers(workerDeps: WorkerDeps): ScanHandlers {
   // One pool per worker process: scans of a cluster that run together share its LISTs.
   const deps: WorkerDeps = { ...workerDeps, sessions: workerDeps.sessions ?? new SessionPool() };
   return {
-    scan: (job, context) =>
-      job.reason === "merge" ? processRevertMerge({ deps, job, context }) : processScan({ deps, job, context }),
+    scan: async (job, context) => {
+      if (job.reason === "merge") return processRevertMerge({ deps, job, context });
+      try {
+        const outcome = await processScan({ deps, job, context });
+        if (outcome.outcome !== "scanned") recordScanEnd({ cluster: job.cluster, result: "skipped" });
+        return outcome;
+      } catch (error) {
+        // A scan cut short by a shutdown is handed back, not failed.
+        if (!context.signal.aborted) recordScanEnd({ cluster: job.cluster, result: "failed" });
+        throw error;
+      }
+    },
     report: (job, error) => reportScanFailure({ deps, job, error }),
     isTransient: isTransientGitHubError,
     preview: {

@@ -13,6 +13,8 @@ describe("the server environment", () => {
       redisUrl: "redis://127.0.0.1:6379",
       snapshotDir: join(tmpdir(), "undrift-snapshots"),
       concurrency: 2,
+      workerPort: 9464,
+      workerHost: "0.0.0.0",
     });
     expect(
       parseServerEnv(
@@ -36,6 +38,9 @@ describe("the server environment", () => {
     );
     expect(() => parseServerEnv({ UNDRIFT_CONCURRENCY: "0" })).toThrow(
       /^UNDRIFT_CONCURRENCY: expected a whole number from 1 to 64$/,
+    );
+    expect(() => parseServerEnv({ UNDRIFT_WORKER_PORT: "http" })).toThrow(
+      /^UNDRIFT_WORKER_PORT: expected a port number from 0 to 65535$/,
     );
     expect(() => parseServerEnv({ UNDRIFT_CLUSTERS: " " }, { requireClusters: true })).toThrow(
       /^UNDRIFT_CLUSTERS: required/,

@@ -134,8 +134,8 @@ describe("Redis restarted during a scan", () => {
     const shared = await redis();
     const prefix = testPrefix();
     const log = memoryLog();
-    const producer = createRedisConnection({ role: "producer", url: server.url });
-    const workerConnection = createRedisConnection({ role: "worker", url: server.url });
+    const producer = createRedisConnection({ role: "producer", url: server.url, log });
+    const workerConnection = createRedisConnection({ role: "worker", url: server.url, log });
     const queues = createQueues({ connection: producer, prefix, log });
     const running = gate();
     const restarted = gate();
@@ -178,8 +178,12 @@ describe("Redis restarted during a scan", () => {
     expect(await queues.scan(CLUSTER).getCompletedCount()).toBe(1);
     expect(await appliedEffects(shared.redis, shared.prefix)).toEqual([id]);
     expect(await effectRuns(shared.redis, shared.prefix)).toEqual([id]);
-    // The outage was seen, and lived through.
-    expect(log.entries.some((entry) => entry.level === "error")).toBe(true);
+    // The outage was seen once, and its end once: not a line per connection, queue and attempt.
+    const said = (level: string) => log.entries.filter((entry) => entry.level === level).map((e) => e.message);
+    expect(said("error")).toEqual([expect.stringMatching(/^Redis at redis:\/\/127\.0\.0\.1:\d+ is unreachable \(/)]);
+    expect(said("info")).toContainEqual(
+      expect.stringMatching(/^Redis at redis:\/\/127\.0\.0\.1:\d+ is reachable again after \d+s$/),
+    );
 
     const next = await enqueueScan({ queues, job: { ...job, target: "apps" } });
     await settled(queues, next);

@@ -3,6 +3,7 @@
 // are left to the queue's retry of the whole scan.
 import { describe, expect, it } from "vitest";
 import { AppOctokit, createsOnResend } from "../../../src/github/app-octokit.ts";
+import { metrics } from "../../../src/metrics/undrift-metrics.ts";
 import { type MockReply, useGitHubMock } from "../../helpers/github-mock.ts";
 
 const github = useGitHubMock();
@@ -76,5 +77,33 @@ describe("AppOctokit", () => {
     expect(createsOnResend("POST", "https://ghe.example/api/v3/repos/acme/gitops/git/commits")).toBe(false);
     expect(createsOnResend("POST", "/app/installations/{installation_id}/access_tokens")).toBe(false);
     expect(createsOnResend("PATCH", "/repos/{owner}/{repo}/issues/{issue_number}")).toBe(false);
+  });
+});
+
+describe("AppOctokit on /metrics", () => {
+  const count = async (status: string) => {
+    const values = (await metrics.githubRequests.get()).values;
+    return values.find((v) => v.labels.status === status)?.value ?? 0;
+  };
+
+  it("counts GitHub's answers by status and keeps the installation's remaining rate limit", async () => {
+    const [ok, notFound] = [await count("200"), await count("404")];
+    github.expect({
+      method: "GET",
+      path: "/repos/acme/gitops/issues",
+      reply: { body: [], headers: { "x-ratelimit-remaining": "4321" } },
+    });
+    github.expect({ method: "GET", path: "/repos/acme/gitops/issues", reply: failure(404, "Not Found") });
+    const installation = new AppOctokit({
+      auth: { token: "ghs_test", installationId: 77 },
+      log: { debug() {}, info() {}, warn() {}, error() {} },
+    });
+    await installation.request("GET /repos/{owner}/{repo}/issues", { owner: "acme", repo: "gitops" });
+    await expect(
+      installation.request("GET /repos/{owner}/{repo}/issues", { owner: "acme", repo: "gitops" }),
+    ).rejects.toMatchObject({ status: 404 });
+    expect([await count("200"), await count("404")]).toEqual([ok + 1, notFound + 1]);
+    const limit = (await metrics.githubRateLimit.get()).values.find((v) => v.labels.installation === "77");
+    expect(limit?.value).toBe(4321);
   });
 });

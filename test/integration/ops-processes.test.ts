@@ -1,0 +1,237 @@
+// The server's processes as an operator's tools see them: the kubelet's
+// /healthz and /readyz probes on `undrift worker`'s own port and on the web
+// port of `undrift start`, and what the log says while Redis is down (once, in
+// one line naming the URL without its password) and when it is back (once).
+// GitHub is the OpenAPI-checked mock, reached through the loopback relay.
+import { type ChildProcess, spawn } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
+import { once } from "node:events";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useGitHubMock } from "../helpers/github-mock.ts";
+import { type GitHubRelay, startGitHubRelay } from "../helpers/github-relay.ts";
+import { type RedisServer, startRedisServer } from "../helpers/redis-server.ts";
+import { undrift } from "../helpers/run-cli.ts";
+
+const root = resolve(import.meta.dirname, "../..");
+const cli = resolve(root, "bin/undrift.js");
+const github = useGitHubMock();
+
+let scratch = "";
+let privateKey = "";
+beforeAll(async () => {
+  privateKey = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  }).privateKey;
+  scratch = await mkdtemp(join(tmpdir(), "undrift-ops-"));
+  // The workers never reach this cluster here: the probes and the log are under test, not scans.
+  await writeFile(
+    join(scratch, "kubeconfig"),
+    "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n" +
+      "contexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\nusers: [{name: u, user: {token: x}}]\n",
+  );
+  await writeFile(
+    join(scratch, "clusters.yaml"),
+    `clusters:\n  test:\n    kubeconfig: ${join(scratch, "kubeconfig")}\n    repositories: ["acme/gitops"]\n`,
+  );
+  return () => rm(scratch, { recursive: true, force: true });
+});
+
+let child: ChildProcess | undefined;
+let relay: GitHubRelay | undefined;
+let redisServer: RedisServer | undefined;
+afterEach(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    child.kill("SIGKILL");
+    await once(child, "exit");
+  }
+  await relay?.close();
+  await redisServer?.stop();
+  child = relay = redisServer = undefined;
+});
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => done(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** Starts `undrift <command>` as the app (APP_ID, PRIVATE_KEY), with GitHub behind the relay; returns its output so far. */
+async function startProcess(command: "worker" | "start", env: Record<string, string>): Promise<() => string> {
+  relay ??= await startGitHubRelay();
+  let output = "";
+  child = spawn(process.execPath, [cli, command], {
+    cwd: scratch,
+    env: {
+      ...process.env,
+      APP_ID: "4242",
+      PRIVATE_KEY: privateKey,
+      WEBHOOK_SECRET: "undrift-test-secret",
+      GHE_HOST: relay.host,
+      GHE_PROTOCOL: "http",
+      UNDRIFT_CLUSTERS: join(scratch, "clusters.yaml"),
+      UNDRIFT_SNAPSHOT_DIR: join(scratch, "snapshots"),
+      NO_SMEE_SETUP: "true",
+      LOG_FORMAT: "json",
+      HOST: "127.0.0.1",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const append = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+  return () => output;
+}
+
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function get(port: number, path: string) {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`);
+  return { status: response.status, body: await response.text() };
+}
+
+const messages = (output: string) =>
+  output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { msg?: string });
+
+describe("undrift worker's probes", () => {
+  it("is alive but not ready while Redis is down, saying so once in the log and naming the URL without its password", async () => {
+    const redisPort = await freePort();
+    const port = await freePort();
+    const output = await startProcess("worker", {
+      REDIS_URL: `redis://:hunter2@127.0.0.1:${redisPort}`,
+      UNDRIFT_WORKER_PORT: String(port),
+    });
+    const health = await until("/healthz", async () => get(port, "/healthz"));
+    expect(health).toEqual({ status: 200, body: "ok\n" });
+    // Several probes in a row find it not ready, while ioredis goes on retrying.
+    for (let probe = 0; probe < 5; probe++) {
+      const ready = await get(port, "/readyz");
+      expect(ready.status).toBe(503);
+      expect(ready.body).toContain(`[-]redis failed: redis://:***@127.0.0.1:${redisPort}: not connected`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const lines = messages(output()).map((m) => m.msg ?? "");
+    expect(lines.filter((m) => m.includes("unreachable"))).toEqual([
+      `Redis at redis://:***@127.0.0.1:${redisPort} is unreachable (connect ECONNREFUSED 127.0.0.1:${redisPort}); retrying with backoff`,
+    ]);
+    expect(lines).toContain("undrift workers started");
+    expect(lines).toContain(`serving /healthz, /readyz and /metrics on http://127.0.0.1:${port}`);
+    expect(lines.filter((m) => /queue worker error|redis error/.test(m))).toEqual([]);
+    expect(output()).not.toContain("Unhandled error event");
+    expect(output()).not.toContain("hunter2");
+    // SIGTERM ends it all the same: waiting for Redis would outlast any grace period.
+    child!.kill("SIGTERM");
+    const [code] = (await once(child!, "exit")) as [number | null];
+    expect(code, output()).toBe(0);
+    expect(messages(output()).map((m) => m.msg)).toContain("undrift workers stopped");
+  });
+
+  it("is ready once Redis answers and GitHub accepted the App's credentials, and logs that it stopped", async () => {
+    github.expect({
+      method: "GET",
+      path: "/app",
+      reply: { body: { id: 4242, slug: "undrift-test", name: "undrift" } },
+    });
+    const port = await freePort();
+    const output = await startProcess("worker", { UNDRIFT_WORKER_PORT: String(port) });
+    const ready = await until("/readyz to pass", async () => {
+      const answer = await get(port, "/readyz");
+      return answer.status === 200 ? answer : undefined;
+    });
+    expect(ready.body).toBe("ok\n");
+    const metrics = await get(port, "/metrics");
+    // GET /app, as the App, answered 200 by the mock.
+    expect(metrics.body).toMatch(/^undrift_github_requests_total\{status="200"\} [1-9]/m);
+    expect(metrics.body).toMatch(/^undrift_queue_jobs\{queue="undrift-scan\.test",state="waiting"\} \d+$/m);
+    child!.kill("SIGTERM");
+    const [code] = (await once(child!, "exit")) as [number | null];
+    expect(code, output()).toBe(0);
+    expect(messages(output()).map((m) => m.msg)).toContain("undrift workers stopped");
+  });
+
+  it("says once that Redis went away and once that it is back", async () => {
+    // Asked once by the first /readyz, and remembered.
+    github.expect({
+      method: "GET",
+      path: "/app",
+      reply: { body: { id: 4242, slug: "undrift-test", name: "undrift" } },
+    });
+    redisServer = await startRedisServer();
+    const port = await freePort();
+    const output = await startProcess("worker", { REDIS_URL: redisServer.url, UNDRIFT_WORKER_PORT: String(port) });
+    await until("the workers", async () => (output().includes("undrift workers started") ? true : undefined));
+    await until("Redis to be ready", async () =>
+      (await get(port, "/readyz")).body.includes("[-]redis") ? undefined : true,
+    );
+    const restarted = redisServer.restart({ downMs: 3000 });
+    await until("the outage line", async () => (output().includes("is unreachable") ? true : undefined));
+    await restarted;
+    await until("the recovery line", async () => (output().includes("is reachable again") ? true : undefined));
+    const lines = messages(output()).map((m) => m.msg ?? "");
+    expect(lines.filter((m) => m.includes("unreachable"))).toHaveLength(1);
+    expect(lines.filter((m) => m.includes("reachable again"))).toEqual([
+      expect.stringMatching(new RegExp(`^Redis at ${redisServer.url} is reachable again after \\d+s$`)),
+    ]);
+    expect(lines.filter((m) => /queue worker error|redis error/.test(m))).toEqual([]);
+  });
+});
+
+describe("undrift start's probes", () => {
+  it("answers /healthz and a /readyz that names Redis on the web port while Redis is down, and says the outage once", async () => {
+    const redisPort = await freePort();
+    const port = await freePort();
+    const output = await startProcess("start", { REDIS_URL: `redis://127.0.0.1:${redisPort}`, PORT: String(port) });
+    expect(await until("/healthz", async () => get(port, "/healthz"))).toEqual({ status: 200, body: "ok\n" });
+    for (let probe = 0; probe < 5; probe++) {
+      const ready = await get(port, "/readyz");
+      expect(ready.status).toBe(503);
+      expect(ready.body).toContain(`[-]redis failed: redis://127.0.0.1:${redisPort}: not connected`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const lines = messages(output()).map((m) => m.msg ?? "");
+    expect(lines.filter((m) => m.includes("is unreachable"))).toHaveLength(1);
+    expect(lines.filter((m) => /queue worker error|redis error/.test(m))).toEqual([]);
+    expect(output()).not.toContain("Unhandled error event");
+    child!.kill("SIGTERM");
+    const [code] = (await once(child!, "exit")) as [number | null];
+    expect(code, output()).toBe(0);
+  });
+});
+
+describe("undrift audit", () => {
+  it("says in one line that Redis cannot be reached, and exits 2", async () => {
+    const redisPort = await freePort();
+    const result = await undrift(["audit"], {
+      env: { ...process.env, REDIS_URL: `redis://:s3cret@127.0.0.1:${redisPort}` },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      `REDIS_URL: Redis at redis://:***@127.0.0.1:${redisPort} is unreachable (connect ECONNREFUSED 127.0.0.1:${redisPort})\n`,
+    );
+  });
+});
