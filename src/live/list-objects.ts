@@ -36,7 +36,7 @@ export async function listObjects(params: {
     let token: string | undefined;
     try {
       do {
-        const page = await client.send<{ items: KubeObject[]; metadata?: { continue?: string } }>({
+        const page = await client.send<{ items: KubeObject[] | null; metadata?: { continue?: string } }>({
           method: "GET",
           path,
           query: { limit: pageSize, continue: token, labelSelector: params.labelSelector },
@@ -44,7 +44,8 @@ export async function listObjects(params: {
         });
         // Items in a list carry no apiVersion/kind of their own; give them back, first, as a GET would.
         const typeMeta = { apiVersion, kind: resource.kind };
-        for (const item of page.items) {
+        // An empty PartialObjectMetadataList of a custom resource says `items: null`.
+        for (const item of page.items ?? []) {
           if (params.metadataOnly) delete item.metadata.managedFields;
           items.push(Object.assign({ ...typeMeta }, item, typeMeta));
         }

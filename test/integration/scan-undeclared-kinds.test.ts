@@ -5,8 +5,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CachedDiscovery } from "../../src/live/discovery-cache.ts";
+import { ClusterSession } from "../../src/live/cluster-session.ts";
+import { type CachedDiscovery, DiscoveryCache } from "../../src/live/discovery-cache.ts";
+import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
 import type { DriftReport } from "../../src/model/types.ts";
+import { runScan } from "../../src/stages/scan/scan-target.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { widgetCrd } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
@@ -70,8 +73,12 @@ describe("undrift scan: orphans of undeclared kinds, discovery from the disk cac
     expect(code).toBe(1);
     const widgets = report.resources.filter((r) => r.kind === "Widget");
     expect(widgets.map((r) => [r.name, r.status])).toEqual([["left-behind", "orphaned"]]);
-    // The orphan is shown whole, as a GET returns it, not as the metadata that found it.
-    expect(widgets[0]?.live?.spec).toEqual({ size: 3, color: "red" });
+    // The orphan is kept whole, as a GET returns it (what text output and codify show), not as the metadata that found it.
+    const kubeConfig = loadKubeconfig({ kubeconfig: kubeconfigPath() });
+    const session = new ClusterSession(kubeConfig, { discoveryCache: new DiscoveryCache(cacheDir) });
+    const scanned = await runScan({ repoDir: s.repoDir, targetName: s.target, kubeConfig, session });
+    const orphan = scanned.report.resources.find((r) => r.name === "left-behind");
+    expect(orphan?.live?.spec).toEqual({ size: 3, color: "red" });
     expect(report.resources.find((r) => r.name === "settings")?.status).toBe("in-sync");
   });
 
