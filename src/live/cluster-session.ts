@@ -1,4 +1,4 @@
-// Discovery and the tracking-selector LISTs of one cluster, shared by the scans
+// Discovery (through the disk cache, see discovery-cache.ts) and the tracking-selector LISTs of one cluster, shared by the scans
 // that run together: a preview scans head and base of a target, and the app's
 // worker scans the targets of one cluster whose jobs run at the same time
 // (SessionPool). Each answer is asked for once per session, and a session is
@@ -16,6 +16,8 @@
 // alone, filtered here the way the API server filters: every target that uses
 // the default `undrift.dev/target=<name>` costs the same LISTs as one. Each
 // scan gets its own copies of the objects, so no scan sees another's edits.
+// LISTs are kept per kind, in full or metadata only: a metadata LIST is answered
+// from a full one of the same kind when the session has it.
 import type { KubeConfig } from "@kubernetes/client-node";
 import { matchesSelector } from "../config/matches-selector.ts";
 import { parseLabelSelector } from "../config/parse-label-selector.ts";
@@ -23,40 +25,51 @@ import type { KubeObject } from "../model/types.ts";
 import { applyObject } from "./apply-object.ts";
 import { createObject } from "./create-object.ts";
 import { type ApiResource, discover, type ResourceIndex } from "./discovery.ts";
+import { DiscoveryCache } from "./discovery-cache.ts";
 import { listTracked, type Tracked } from "./fetch-live.ts";
 import { KubeClient } from "./kube-client.ts";
+import { listObjects } from "./list-objects.ts";
 
 export class ClusterSession {
   readonly client: KubeClient;
   private readonly shareLists: boolean;
+  private readonly cache: DiscoveryCache | undefined;
   private index?: Promise<ResourceIndex>;
-  private readonly tracked = new Map<string, Promise<Tracked>>();
+  private readonly lists = new Map<string, Promise<KubeObject[]>>();
   private readonly dryRuns = new Map<string, Promise<KubeObject>>();
 
-  constructor(kubeConfig: KubeConfig, options: { shareLists?: boolean } = {}) {
+  constructor(
+    kubeConfig: KubeConfig,
+    options: { shareLists?: boolean; discoveryCache?: DiscoveryCache | undefined } = {},
+  ) {
     this.client = new KubeClient(kubeConfig);
     this.shareLists = options.shareLists ?? false;
+    this.cache = "discoveryCache" in options ? options.discoveryCache : DiscoveryCache.fromEnv();
   }
 
-  /** The cluster's kinds, discovered on first use. */
+  /** The cluster's kinds, discovered on first use (from the disk cache when it holds them). */
   discover(): Promise<ResourceIndex> {
-    this.index ??= this.remember(discover(this.client), () => {
+    this.index ??= this.remember(discover(this.client, { cache: this.cache }), () => {
       this.index = undefined;
     });
     return this.index;
   }
 
-  /** Every object carrying `selector`. */
-  async listTracked(selector: string): Promise<Tracked> {
-    const requirements = parseLabelSelector(selector);
-    const only = requirements.length === 1 ? requirements[0] : undefined;
-    if (!this.shareLists || only?.operator !== "=") return this.list(selector);
-    const all = await this.list(only.key);
-    const objects = new Map<string, KubeObject>();
-    for (const [key, object] of all.objects) {
-      if (matchesSelector(object.metadata.labels, requirements)) objects.set(key, structuredClone(object));
-    }
-    return { objects, unlisted: new Map(all.unlisted) };
+  /** The cluster's kinds asked of the server again, past the cache: it named a kind the server no longer serves, or lacked one. */
+  rediscover(): Promise<ResourceIndex> {
+    this.index = this.remember(discover(this.client, { cache: this.cache, refresh: true }), () => {
+      this.index = undefined;
+    });
+    return this.index;
+  }
+
+  /** Every object carrying `selector`: in full for the kinds in `declared`, metadata only for the rest. */
+  async listTracked(selector: string, declared: Promise<Set<string>>, index?: ResourceIndex): Promise<Tracked> {
+    return listTracked({
+      index: index ?? (await this.discover()),
+      declared,
+      list: (resource, metadataOnly) => this.listKind(resource, selector, metadataOnly),
+    });
   }
 
   /** A server-side dry-run apply (force) of `object`: what applying it would leave. Each caller gets its own copy. */
@@ -86,17 +99,30 @@ export class ClusterSession {
     return answer;
   }
 
-  /** The LIST of `selector`, sent on first use. */
-  private list(selector: string): Promise<Tracked> {
-    let tracked = this.tracked.get(selector);
-    if (!tracked) {
-      tracked = this.remember(
-        this.discover().then((index) => listTracked({ client: this.client, index, selector })),
-        () => this.tracked.delete(selector),
+  /** One kind's objects carrying `selector`; each caller gets its own copies when the session is shared. */
+  private async listKind(resource: ApiResource, selector: string, metadataOnly: boolean): Promise<KubeObject[]> {
+    const requirements = parseLabelSelector(selector);
+    const only = requirements.length === 1 ? requirements[0] : undefined;
+    if (!this.shareLists || only?.operator !== "=") return this.list(resource, selector, metadataOnly);
+    const all = await this.list(resource, only.key, metadataOnly);
+    return all.filter((o) => matchesSelector(o.metadata.labels, requirements)).map((o) => structuredClone(o));
+  }
+
+  /** The LIST of one kind by `selector`, sent on first use. */
+  private list(resource: ApiResource, selector: string, metadataOnly: boolean): Promise<KubeObject[]> {
+    const kind = `${resource.group}/${resource.version}/${resource.resource}|${selector}`;
+    const fullList = this.lists.get(`full|${kind}`);
+    if (metadataOnly && fullList) return fullList;
+    const key = `${metadataOnly ? "metadata" : "full"}|${kind}`;
+    let answer = this.lists.get(key);
+    if (!answer) {
+      answer = this.remember(
+        listObjects({ client: this.client, resource, labelSelector: selector, metadataOnly }),
+        () => this.lists.delete(key),
       );
-      this.tracked.set(selector, tracked);
+      this.lists.set(key, answer);
     }
-    return tracked;
+    return answer;
   }
 
   /** A failed answer is forgotten, so the next scan asks again rather than inheriting a passing outage. */

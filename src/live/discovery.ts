@@ -1,19 +1,13 @@
 // Discovery: which kinds the API server serves, under which resource name, in
 // which scope. Read once per scan through aggregated discovery (two requests
 // for the whole cluster), with the per-group legacy endpoints as a fallback.
+import type { ApiResource } from "./api-resource.ts";
+import type { CachedDiscovery, DiscoveryCache } from "./discovery-cache.ts";
+import { discoveryTtlMs } from "./discovery-cache.ts";
 import { ClusterIdentityError, KubeApiError } from "./errors.ts";
 import type { KubeClient } from "./kube-client.ts";
 
-export interface ApiResource {
-  group: string;
-  version: string;
-  kind: string;
-  resource: string;
-  namespaced: boolean;
-  verbs: string[];
-  /** True for the version the server prefers for this group. */
-  preferred: boolean;
-}
+export type { ApiResource };
 
 const aggregated = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";
 
@@ -34,10 +28,13 @@ interface AggregatedList {
 /** Lookup table built from one discovery pass. */
 export class ResourceIndex {
   readonly resources: ApiResource[];
+  /** Read (in part) from the disk cache: a kind it lacks or the server no longer serves means discover again. */
+  readonly cached: boolean;
   private readonly byGvk = new Map<string, ApiResource>();
 
-  constructor(resources: ApiResource[]) {
+  constructor(resources: ApiResource[], options: { cached?: boolean } = {}) {
     this.resources = resources;
+    this.cached = options.cached ?? false;
     for (const r of resources) this.byGvk.set(`${r.group}/${r.version}/${r.kind}`, r);
   }
 
@@ -115,10 +112,17 @@ async function legacy(client: KubeClient): Promise<ApiResource[]> {
   return out;
 }
 
-/** Reads the server's resources; costs two requests on any API server since Kubernetes 1.30. */
-export async function discover(client: KubeClient): Promise<ResourceIndex> {
+/**
+ * Reads the server's resources: two requests on any API server since Kubernetes 1.30. With a disk cache, a
+ * warm entry costs one conditional request (304 when no CRD or API service came or went; the core group
+ * changes only with the server's version and is trusted for kubectl's TTL); `refresh` ignores the entry.
+ */
+export async function discover(
+  client: KubeClient,
+  options: { cache?: DiscoveryCache | undefined; refresh?: boolean; now?: () => number } = {},
+): Promise<ResourceIndex> {
   try {
-    return await discoverOnce(client);
+    return await discoverCached(client, options);
   } catch (error) {
     // An identity that may not even read discovery may do nothing else: name it, not the path.
     if (error instanceof KubeApiError && error.status === 403) {
@@ -129,9 +133,50 @@ export async function discover(client: KubeClient): Promise<ResourceIndex> {
   }
 }
 
-async function discoverOnce(client: KubeClient): Promise<ResourceIndex> {
+async function discoverCached(
+  client: KubeClient,
+  options: { cache?: DiscoveryCache | undefined; refresh?: boolean; now?: () => number },
+): Promise<ResourceIndex> {
+  const { cache } = options;
+  const now = (options.now ?? Date.now)();
+  const entry = cache && !options.refresh ? await cache.read(client.server) : undefined;
+  const fresh = entry && now - entry.fetchedAt >= 0 && now - entry.fetchedAt < discoveryTtlMs;
+  if (entry && fresh) {
+    // A server without aggregated discovery has no ETag to ask by: its entry is trusted for the TTL, as kubectl's.
+    if (!entry.aggregated || !entry.groupsEtag) return indexOf(entry, true);
+    const answer = await client.sendConditional<AggregatedList>({
+      method: "GET",
+      path: "/apis",
+      accept: aggregated,
+      headers: { "if-none-match": entry.groupsEtag },
+    });
+    if (answer.notModified) return indexOf(entry, true);
+    if (answer.body?.kind === "APIGroupDiscoveryList") {
+      const updated: CachedDiscovery = { ...entry, groups: fromAggregated(answer.body) };
+      if (answer.etag) updated.groupsEtag = answer.etag;
+      else delete updated.groupsEtag;
+      await cache!.write(updated);
+      return indexOf(updated, true);
+    }
+  }
+  const found = await discoverOnce(client);
+  const written: CachedDiscovery = { server: client.server, fetchedAt: now, ...found };
+  await cache?.write(written);
+  return indexOf(written, false);
+}
+
+function indexOf(entry: Pick<CachedDiscovery, "core" | "groups">, cached: boolean): ResourceIndex {
+  return new ResourceIndex([...entry.core, ...entry.groups], { cached });
+}
+
+async function discoverOnce(client: KubeClient): Promise<Omit<CachedDiscovery, "server" | "fetchedAt">> {
   const core = await client.send<AggregatedList>({ method: "GET", path: "/api", accept: aggregated });
-  if (core?.kind !== "APIGroupDiscoveryList") return new ResourceIndex(await legacy(client));
-  const groups = await client.send<AggregatedList>({ method: "GET", path: "/apis", accept: aggregated });
-  return new ResourceIndex([...fromAggregated(core), ...fromAggregated(groups)]);
+  if (core?.kind !== "APIGroupDiscoveryList") return { aggregated: false, core: await legacy(client), groups: [] };
+  const groups = await client.sendConditional<AggregatedList>({ method: "GET", path: "/apis", accept: aggregated });
+  return {
+    aggregated: true,
+    core: fromAggregated(core),
+    groups: fromAggregated(groups.body ?? {}),
+    ...(groups.etag ? { groupsEtag: groups.etag } : {}),
+  };
 }

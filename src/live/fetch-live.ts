@@ -1,13 +1,16 @@
-// The live side of a scan, in as few requests as the answer allows, in two steps:
-//   listTracked:    one paged LIST by the tracking selector of every listable kind. It needs
-//                   only discovery, so it runs while the target renders; it finds the declared
-//                   objects and the orphans (of any kind, also kinds Git no longer declares).
+// The live side of a scan, in as few requests as the answer allows, in three steps:
+//   listTracked:    a paged LIST by the tracking selector of every kind that can carry the target's
+//                   objects: in full for the kinds the target declares, metadata only for the rest
+//                   (they can only hold orphans, and an orphan needs its body only once found).
+//                   Those of undeclared kinds start while the target renders.
 //   resolveDesired: declared objects the selector did not return (not labelled yet, or declared
 //                   in another version): a LIST of their namespace when several share it, else a GET.
+//   completeOrphans: the full body of each orphan the metadata found (the report shows it).
 // A kind the identity may not list is a problem for that kind; the rest goes on.
 import { keyString, objectKey } from "../model/object-key.ts";
 import { objectLabel } from "../model/object-label.ts";
 import type { DesiredObject, KubeObject, ScanProblem } from "../model/types.ts";
+import { UndriftError } from "../model/undrift-error.ts";
 import type { ApiResource, ResourceIndex } from "./discovery.ts";
 import { KubeApiError } from "./errors.ts";
 import { getObject } from "./get-object.ts";
@@ -18,7 +21,18 @@ import { mapLimit } from "./map-limit.ts";
 /** Every object carrying the tracking selector, by keyString, and the kinds that could not be listed, with why. */
 export interface Tracked {
   objects: Map<string, KubeObject>;
+  /** Keys of the objects held as metadata only (a kind the target does not declare). */
+  partial: Set<string>;
   unlisted: Map<string, { resource: ApiResource; error: KubeApiError }>;
+}
+
+/** One kind's objects carrying the selector; `metadataOnly` asks for PartialObjectMetadata. */
+export type ListKind = (resource: ApiResource, metadataOnly: boolean) => Promise<KubeObject[]>;
+
+/** A LIST found a kind gone that the cached discovery still named: discover again, and scan again once. */
+export class StaleDiscoveryError extends UndriftError {
+  override name = "StaleDiscoveryError";
+  readonly permanent = false;
 }
 
 export interface LiveState {
@@ -32,7 +46,43 @@ export interface LiveState {
 // Kinds that carry no configuration and would only cost LISTs.
 const neverTracked = new Set(["/Event", "events.k8s.io/Event", "/ComponentStatus", "coordination.k8s.io/Lease"]);
 const namespaceListThreshold = 3;
-const kindOf = (r: Pick<ApiResource, "group" | "kind">) => `${r.group}/${r.kind}`;
+/** `group/Kind`, as `declared` names the kinds a target declares. */
+export const kindOf = (r: Pick<ApiResource, "group" | "kind">) => `${r.group}/${r.kind}`;
+// The kinds most targets declare: their metadata LISTs go last, so that a target that renders quickly
+// has them listed once, in full, rather than twice.
+const usuallyDeclared = new Set([
+  "/ConfigMap",
+  "/Secret",
+  "/Service",
+  "/ServiceAccount",
+  "/Namespace",
+  "/PersistentVolumeClaim",
+  "apps/Deployment",
+  "apps/StatefulSet",
+  "apps/DaemonSet",
+  "batch/CronJob",
+  "batch/Job",
+  "networking.k8s.io/Ingress",
+  "networking.k8s.io/NetworkPolicy",
+  "policy/PodDisruptionBudget",
+  "autoscaling/HorizontalPodAutoscaler",
+  "rbac.authorization.k8s.io/Role",
+  "rbac.authorization.k8s.io/RoleBinding",
+  "rbac.authorization.k8s.io/ClusterRole",
+  "rbac.authorization.k8s.io/ClusterRoleBinding",
+  "apiextensions.k8s.io/CustomResourceDefinition",
+]);
+const writeVerbs = ["create", "update", "patch"];
+
+/**
+ * The kinds that can hold a target's objects: listable, and writable by someone (a kind nobody can create
+ * or change, as metrics.k8s.io's, holds no object a person labelled), never events, leases or the like.
+ */
+export function trackableKinds(index: ResourceIndex): ApiResource[] {
+  return index
+    .listable()
+    .filter((r) => !neverTracked.has(kindOf(r)) && r.verbs.some((verb) => writeVerbs.includes(verb)));
+}
 
 export const desiredKey = (o: KubeObject) => `${o.apiVersion}|${keyString(objectKey(o))}`;
 
@@ -40,26 +90,94 @@ const forbidden = (error: unknown): boolean =>
   error instanceof KubeApiError && (error.status === 403 || error.status === 401);
 
 export async function listTracked(params: {
-  client: KubeClient;
   index: ResourceIndex;
-  selector: string;
+  list: ListKind;
+  /** The kinds (`kindOf`) the target declares, known once it renders: those are listed in full. */
+  declared: Promise<Set<string>>;
   concurrency?: number;
 }): Promise<Tracked> {
-  const tracked: Tracked = { objects: new Map(), unlisted: new Map() };
-  const kinds = params.index.listable().filter((r) => !neverTracked.has(kindOf(r)));
-  await mapLimit(kinds, params.concurrency ?? 8, async (resource) => {
+  const { index, list } = params;
+  const concurrency = params.concurrency ?? 16;
+  let declared: Set<string> | undefined;
+  const known = params.declared.then((kinds) => {
+    declared = kinds;
+    return kinds;
+  });
+  const kinds = trackableKinds(index);
+  const ordered = [
+    ...kinds.filter((r) => !usuallyDeclared.has(kindOf(r))),
+    ...kinds.filter((r) => usuallyDeclared.has(kindOf(r))),
+  ];
+  const metadata = new Map<string, KubeObject[]>();
+  const full = new Map<string, KubeObject[]>();
+  const unlisted: Tracked["unlisted"] = new Map();
+  const stale: KubeApiError[] = [];
+  const listInto = async (resource: ApiResource, metadataOnly: boolean) => {
     try {
-      const items = await listObjects({ client: params.client, resource, labelSelector: params.selector });
-      for (const o of items) tracked.objects.set(keyString(objectKey(o)), o);
+      (metadataOnly ? metadata : full).set(kindOf(resource), await list(resource, metadataOnly));
     } catch (error) {
-      // 404: the kind went away since discovery (a CRD deleted meanwhile). Other API errors are
-      // kept: they matter only if Git declares the kind (resolveDesired decides), else they only
-      // mean that kind's orphans could not be checked.
+      // 404: the kind went away since discovery (a CRD deleted meanwhile); with discovery from the cache,
+      // it may be the cache that is old. Other API errors are kept: they matter only if Git declares the
+      // kind (resolveDesired decides), else they only mean that kind's orphans could not be checked.
       if (!(error instanceof KubeApiError)) throw error;
-      if (error.status !== 404) tracked.unlisted.set(kindOf(resource), { resource, error });
+      if (error.status === 404 && index.cached) stale.push(error);
+      else if (error.status !== 404) unlisted.set(kindOf(resource), { resource, error });
+    }
+  };
+  // A kind the target declares is listed once in full; until the render says which, each kind that
+  // comes up is listed by metadata, and one the target turns out to declare is listed again in full.
+  await Promise.all([
+    mapLimit(ordered, concurrency, async (resource) => {
+      if (!declared?.has(kindOf(resource))) await listInto(resource, true);
+    }),
+    known.then((names) =>
+      mapLimit(
+        kinds.filter((r) => names.has(kindOf(r))),
+        concurrency,
+        (resource) => listInto(resource, false),
+      ),
+    ),
+  ]);
+  if (stale.length > 0) throw new StaleDiscoveryError(`${stale[0]!.message} (discovery read from the cache)`);
+  const tracked: Tracked = { objects: new Map(), partial: new Set(), unlisted };
+  for (const [kind, items] of metadata) {
+    // A declared kind is compared: only its full LIST counts (when that failed, resolveDesired says why).
+    if (full.has(kind) || declared?.has(kind)) continue;
+    for (const o of items) {
+      const key = keyString(objectKey(o));
+      tracked.objects.set(key, o);
+      tracked.partial.add(key);
+    }
+  }
+  for (const items of full.values()) for (const o of items) tracked.objects.set(keyString(objectKey(o)), o);
+  return tracked;
+}
+
+/**
+ * The full bodies of `keys` (orphans found by metadata), GET one by one; an object gone meanwhile leaves
+ * `tracked`. An object the identity may list but not read keeps its metadata.
+ */
+export async function completeObjects(params: {
+  client: KubeClient;
+  index: ResourceIndex;
+  tracked: Tracked;
+  keys: string[];
+  concurrency?: number;
+}): Promise<void> {
+  const { client, index, tracked } = params;
+  const wanted = params.keys.filter((key) => tracked.partial.has(key));
+  await mapLimit(wanted, params.concurrency ?? 16, async (key) => {
+    const partial = tracked.objects.get(key)!;
+    const resource = index.find(partial.apiVersion, partial.kind)!;
+    try {
+      const body = await getObject({ client, resource, object: partial });
+      if (body) tracked.objects.set(key, body);
+      else tracked.objects.delete(key);
+      tracked.partial.delete(key);
+    } catch (error) {
+      if (!forbidden(error)) throw error;
     }
   });
-  return tracked;
 }
 
 function problem(r: ApiResource, error: unknown, what: string, namespace?: string): ScanProblem {
@@ -90,8 +208,10 @@ export async function resolveDesired(params: {
   for (const d of params.desired) {
     const resource = index.find(d.object.apiVersion, d.object.kind);
     if (!resource) continue; // a kind whose CRD is in this target but not applied yet: missing, nothing to ask
-    const live = tracked.objects.get(keyString(objectKey(d.object)));
-    if (live?.apiVersion === d.object.apiVersion) found(d, live);
+    const key = keyString(objectKey(d.object));
+    const live = tracked.objects.get(key);
+    // An object held as metadata only (its kind listed before the render named it) is read in full below.
+    if (live?.apiVersion === d.object.apiVersion && !tracked.partial.has(key)) found(d, live);
     else if (tracked.unlisted.has(kindOf(resource))) {
       const { error } = tracked.unlisted.get(kindOf(resource))!;
       // A declared kind that failed for another reason than permission fails the scan, to be retried.

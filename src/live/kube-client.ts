@@ -36,6 +36,8 @@ export interface KubeRequest {
   body?: unknown;
   contentType?: string;
   accept?: string;
+  /** Further request headers (If-None-Match for a cached discovery document). */
+  headers?: Record<string, string>;
 }
 
 const maxAttempts = 5;
@@ -68,6 +70,14 @@ export class KubeClient {
 
   /** Sends one request and returns the decoded JSON body; error statuses throw KubeApiError. */
   async send<T = unknown>(req: KubeRequest): Promise<T> {
+    return (await this.sendConditional<T>(req)).body as T;
+  }
+
+  /**
+   * As send, with the response's ETag; a 304 Not Modified (the request's If-None-Match matched) is no error
+   * and has no body.
+   */
+  async sendConditional<T = unknown>(req: KubeRequest): Promise<{ body?: T; etag?: string; notModified: boolean }> {
     const url = new URL(this.server + req.path);
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
@@ -78,6 +88,7 @@ export class KubeClient {
       method: req.method,
       headers: {
         accept: req.accept ?? "application/json",
+        ...req.headers,
         // Node neither chunks nor sizes a DELETE body by itself: without a length the server never reads it.
         ...(payload === undefined
           ? {}
@@ -93,12 +104,12 @@ export class KubeClient {
       });
     });
     if (this.keepAlive) options.agent = keptAliveAgent(options);
-    let { status, text, retryAfter } = await this.counted(url, options, payload);
+    let { status, text, retryAfter, etag } = await this.counted(url, options, payload);
     // As client-go does: the server asks to come back later (429, or 5xx with Retry-After) while it
     // is busy or, for a CRD created a moment ago, while its storage initializes.
     for (let attempt = 1; attempt < maxAttempts && retryAfter !== undefined; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter!, maxRetryAfterSeconds) * 1000));
-      ({ status, text, retryAfter } = await this.counted(url, options, payload));
+      ({ status, text, retryAfter, etag } = await this.counted(url, options, payload));
     }
     if (status >= 400) {
       // Errors are a Status object, except some from the HTTP layer ("404 page not found" for a kind that just went away).
@@ -110,7 +121,8 @@ export class KubeClient {
       if (status === 401) throw new ClusterIdentityError({ ...params, identity: this.identity });
       throw new KubeApiError(params);
     }
-    return (text ? JSON.parse(text) : undefined) as T;
+    if (status === 304) return { notModified: true, ...(etag ? { etag } : {}) };
+    return { body: (text ? JSON.parse(text) : undefined) as T, notModified: false, ...(etag ? { etag } : {}) };
   }
 
   private async counted(url: URL, options: RequestOptions, payload: string | undefined) {
@@ -122,7 +134,7 @@ export class KubeClient {
     url: URL,
     options: RequestOptions,
     body: string | undefined,
-  ): Promise<{ status: number; text: string; retryAfter?: number }> {
+  ): Promise<{ status: number; text: string; retryAfter?: number; etag?: string }> {
     const send = url.protocol === "http:" ? httpRequest : httpsRequest;
     const failed = (error: unknown) => connectionError({ error, server: this.server, ...this.identity });
     return new Promise((resolve, reject) => {
@@ -134,7 +146,13 @@ export class KubeClient {
           const header = Number(res.headers["retry-after"]);
           const retryable = status === 429 || (status >= 500 && res.headers["retry-after"] !== undefined);
           const retryAfter = retryable ? (Number.isFinite(header) && header > 0 ? header : 1) : undefined;
-          resolve({ status, text: Buffer.concat(chunks).toString("utf8"), ...(retryAfter ? { retryAfter } : {}) });
+          const etag = res.headers.etag;
+          resolve({
+            status,
+            text: Buffer.concat(chunks).toString("utf8"),
+            ...(retryAfter ? { retryAfter } : {}),
+            ...(etag ? { etag } : {}),
+          });
         });
         res.on("error", (error) => reject(failed(error)));
       };

@@ -8,6 +8,12 @@ import type { KubeClient } from "./kube-client.ts";
 
 export const pageSize = 500;
 
+/**
+ * Only each object's metadata (kind PartialObjectMetadataList), as the garbage collector and
+ * `kubectl get -o name` ask: enough to tell an orphan from a declared or owned object.
+ */
+export const metadataAccept = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+
 /** Collection path of a resource, in one namespace or across all. */
 export function collectionPath(r: ApiResource, namespace?: string): string {
   const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
@@ -19,6 +25,8 @@ export async function listObjects(params: {
   resource: ApiResource;
   namespace?: string;
   labelSelector?: string;
+  /** Each item's metadata alone, without its managedFields (never compared for such an object). */
+  metadataOnly?: boolean;
 }): Promise<KubeObject[]> {
   const { client, resource } = params;
   const path = collectionPath(resource, params.namespace);
@@ -28,14 +36,19 @@ export async function listObjects(params: {
     let token: string | undefined;
     try {
       do {
-        const page = await client.send<{ items: KubeObject[]; metadata?: { continue?: string } }>({
+        const page = await client.send<{ items: KubeObject[] | null; metadata?: { continue?: string } }>({
           method: "GET",
           path,
           query: { limit: pageSize, continue: token, labelSelector: params.labelSelector },
+          ...(params.metadataOnly ? { accept: metadataAccept } : {}),
         });
         // Items in a list carry no apiVersion/kind of their own; give them back, first, as a GET would.
         const typeMeta = { apiVersion, kind: resource.kind };
-        for (const item of page.items) items.push(Object.assign({ ...typeMeta }, item, typeMeta));
+        // An empty PartialObjectMetadataList of a custom resource says `items: null`.
+        for (const item of page.items ?? []) {
+          if (params.metadataOnly) delete item.metadata.managedFields;
+          items.push(Object.assign({ ...typeMeta }, item, typeMeta));
+        }
         token = page.metadata?.continue || undefined;
       } while (token);
       return items;

@@ -2,6 +2,9 @@
 // needs nothing started by hand. A cluster this setup started is stopped at the
 // end (only if it is still the one it started); one that was already running
 // (npm run cluster:up) is left alone.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { down, up } from "../../scripts/cluster/cluster.ts";
 
@@ -14,7 +17,11 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const { kubeconfig, owner } = await up();
   project.provide("kubeconfig", kubeconfig);
+  // Discovery cached for this run only (the test files and the CLIs they start inherit it), never in the user's home.
+  const discoveryCache = mkdtempSync(join(tmpdir(), "undrift-test-discovery-"));
+  process.env.UNDRIFT_DISCOVERY_CACHE = discoveryCache;
   return async () => {
+    rmSync(discoveryCache, { recursive: true, force: true });
     if (owner && !process.env.UNDRIFT_KEEP_CLUSTER) await down({ owner });
   };
 }

@@ -8,7 +8,7 @@ import { type ComparePolicy, compareObject } from "../../drift/compare-object.ts
 import { orphanPairings } from "../../drift/orphan-pairings.ts";
 import type { ClusterSession } from "../../live/cluster-session.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
-import { desiredKey, type LiveState, type Tracked } from "../../live/fetch-live.ts";
+import { completeObjects, desiredKey, type LiveState, type Tracked } from "../../live/fetch-live.ts";
 import { mapLimit } from "../../live/map-limit.ts";
 import { groupOf, keyString, objectKey } from "../../model/object-key.ts";
 import type { DesiredObject, ScanProblem } from "../../model/types.ts";
@@ -50,6 +50,12 @@ export async function pairObjects(params: {
 
   const declared = new Set(desired.map((d) => keyString(objectKey(d.object))));
   // Controller-owned objects (a Deployment's ReplicaSets) are never orphans: see orphan-pairings.ts.
-  pairings.push(...orphanPairings({ tracked: params.tracked.objects, declared }));
+  // The orphans among kinds listed by metadata are read in full (the report shows them), and so is each
+  // StatefulSet, whose volumeClaimTemplates tell its claims from orphans.
+  const { tracked } = params;
+  const candidates = orphanPairings({ tracked: tracked.objects, declared }).map((p) => keyString(objectKey(p.live!)));
+  const sets = [...tracked.partial].filter((key) => tracked.objects.get(key)?.kind === "StatefulSet");
+  await completeObjects({ client: session.client, index, tracked, keys: [...sets, ...candidates] });
+  pairings.push(...orphanPairings({ tracked: tracked.objects, declared }));
   return { pairings, dryRuns };
 }

@@ -19,10 +19,10 @@ import type { ComparePolicy } from "../../drift/compare-object.ts";
 import { comparePolicy } from "../../drift/compare-policy.ts";
 import { loadJq } from "../../drift/jq.ts";
 import { ClusterSession } from "../../live/cluster-session.ts";
-import type { ResourceIndex } from "../../live/discovery.ts";
-import { resolveDesired } from "../../live/fetch-live.ts";
+import { type ResourceIndex, splitApiVersion } from "../../live/discovery.ts";
+import { resolveDesired, StaleDiscoveryError, type Tracked } from "../../live/fetch-live.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
-import type { DesiredObject, DriftReport, ScanProblem } from "../../model/types.ts";
+import type { DesiredObject, DriftReport, KubeObject, ScanProblem } from "../../model/types.ts";
 import { UndriftError } from "../../model/undrift-error.ts";
 import { pairObjects } from "./pair-objects.ts";
 
@@ -40,6 +40,9 @@ export function pickTarget(config: RepoConfig, name: string): TargetConfig {
   }
   return target;
 }
+
+/** `group/Kind` of an object, as listTracked names the kinds a target declares. */
+const declaredKind = (o: KubeObject) => `${splitApiVersion(o.apiVersion)[0]}/${o.kind}`;
 
 /** A scan with the state remediation needs: the target, desired objects, the live pairs, the client and discovery. */
 export interface ScanResult {
@@ -113,15 +116,35 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
   const { config, target, session } = params;
   const { client } = session;
   const requestsBefore = client.requests;
-  // 1. The cluster side starts at once: discovery and the selector LISTs need nothing from Git.
-  const cluster = Promise.all([session.discover(), session.listTracked(target.tracking.selector)]);
-  const [rendered, revision, jq, [index, tracked]] = await Promise.all([
-    params.rendered ?? renderInWorker({ repoDir: params.repoDir, target }),
+  // 1. The cluster side starts at once: discovery, and the selector LISTs of the kinds the target may not
+  // declare, need nothing from Git; the kinds it declares are listed in full once it has rendered.
+  const rendering = params.rendered
+    ? Promise.resolve(params.rendered)
+    : renderInWorker({ repoDir: params.repoDir, target });
+  const declared = rendering.then((r) => new Set(r.objects.map(({ object }) => declaredKind(object))));
+  const listing = session.listTracked(target.tracking.selector, declared);
+  listing.catch(() => undefined); // a failed render is the scan's error; the LISTs' own failure is awaited below
+  const [rendered, revision, jq, discovered] = await Promise.all([
+    rendering,
     params.revision ?? repoRevision(params.repoDir),
     loadJq(),
-    cluster,
+    session.discover(),
   ]);
-  // 2. Namespaces and tracking labels settled by the cluster's kinds; the live objects looked up.
+  // 2. Discovery from the disk cache that lacks a kind the target declares, or names one the server no
+  // longer serves, is read again from the server, and the LISTs sent again once.
+  let index = discovered;
+  let tracked: Tracked;
+  try {
+    const unknown = rendered.objects.find(({ object }) => !index.find(object.apiVersion, object.kind));
+    if (index.cached && unknown)
+      throw new StaleDiscoveryError(`${declaredKind(unknown.object)} not in cached discovery`);
+    tracked = await listing;
+  } catch (error) {
+    if (!(error instanceof StaleDiscoveryError)) throw error;
+    index = await session.rediscover();
+    tracked = await session.listTracked(target.tracking.selector, declared, index);
+  }
+  // 3. Namespaces and tracking labels settled by the cluster's kinds; the live objects looked up.
   const policy = comparePolicy(target, jq);
   const desired = finalizeDesired({
     objects: rendered.objects,
@@ -132,10 +155,10 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
   const live = await resolveDesired({ client, index, desired, tracked, selector: target.tracking.selector });
   const problems: ScanProblem[] = [...live.problems];
 
-  // 3. Compared locally, candidates confirmed by dry-run.
+  // 4. Compared locally, candidates confirmed by dry-run; orphans read in full.
   const { pairings, dryRuns } = await pairObjects({ desired, live, tracked, session, index, target, policy, problems });
 
-  // 4. The report.
+  // 5. The report.
   const report = buildReport({ target: target.name, revision, pairings, problems });
   report.stats = {
     // What the report lists (orphans included), so it matches `resources`; what Git declares is `desired`.
