@@ -15,7 +15,7 @@ const report = (summary: DriftReport["summary"]): DriftReport => ({
   ],
   problems: [],
   fingerprint: "f",
-  stats: { objects: 5, requests: 12, dryRuns: 3, durationMs: 1500 },
+  stats: { objects: 5, desired: 4, requests: 12, dryRuns: 3, durationMs: 1500 },
 });
 const line = (text: string, series: string) => text.split("\n").find((l) => l.startsWith(series));
 
