@@ -25,8 +25,9 @@ if (!handOver) {
 }
 
 if (!checkout) {
-  if (major < 22) {
-    console.error(`undrift: needs Node.js 22 or later (this is ${process.version})`);
+  // 22.15 brought module.registerHooks, which loads client-node's KubeConfig without its generated API.
+  if (major < 22 || (major === 22 && minor < 15)) {
+    console.error(`undrift: needs Node.js 22.15 or later (this is ${process.version})`);
     process.exit(2);
   }
   await import("../dist/cli/main.js");
