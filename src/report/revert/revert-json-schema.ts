@@ -58,6 +58,12 @@ export const revertResultSchema = z
     target: z.string().describe("The target's name."),
     revision: z.string().describe("The revision applied, as the scan reports it (commit SHA or working-tree)."),
     dryRun: z.boolean().describe("True with --dry-run: the server's dry-run, nothing written."),
+    interrupted: z
+      .literal(true)
+      .optional()
+      .describe(
+        "Present when Ctrl-C or SIGTERM stopped the revert: the records say what was applied before (exit 130).",
+      ),
     wait: z
       .enum(waitModes)
       .describe("What the revert waited for: all (--wait), dependencies (the default: CRDs, Namespaces), none."),
