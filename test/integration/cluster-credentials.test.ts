@@ -38,17 +38,10 @@ function kubeconfigWith(name: string, edit: (config: Kubeconfig) => void): strin
   return file;
 }
 
-async function scanWith(kubeconfig: string) {
+async function scanWith(kubeconfig: string, env?: NodeJS.ProcessEnv) {
   current = scenario({ files: { "manifests/a.yaml": configMap } });
-  const result = await undrift([
-    "scan",
-    "--repo",
-    current.repoDir,
-    "--target",
-    current.target,
-    "--kubeconfig",
-    kubeconfig,
-  ]);
+  const args = ["scan", "--repo", current.repoDir, "--target", current.target, "--kubeconfig", kubeconfig];
+  const result = await undrift(args, env ? { env: { ...process.env, ...env } } : undefined);
   expect(result.stdout).toBe("");
   expect(result.stderr.trim().split("\n")).toHaveLength(1);
   return { code: result.code, line: result.stderr.trim() };
@@ -87,10 +80,23 @@ describe("undrift scan with a kubeconfig that cannot be used", { timeout: 60_000
     const file = kubeconfigWith("no-credentials", (config) => {
       for (const entry of config.users) entry.user = {};
     });
-    expect(await scanWith(file)).toEqual({
-      code: 2,
-      line: `cluster undrift-test: 403 Forbidden: User "system:anonymous" cannot get path "/api" (user "admin" in ${file} may not read which kinds the cluster serves)`,
-    });
+    // With no discovery on disk its first request is /api; with discovery another identity cached, the
+    // conditional /apis that checks the cache is refused just the same.
+    const cacheDir = mkdtempSync(join(tmpdir(), "undrift-discovery-"));
+    try {
+      const cold = { UNDRIFT_DISCOVERY_CACHE: cacheDir };
+      const refused = (path: string) => ({
+        code: 2,
+        line: `cluster undrift-test: 403 Forbidden: User "system:anonymous" cannot get path "${path}" (user "admin" in ${file} may not read which kinds the cluster serves)`,
+      });
+      expect(await scanWith(file, cold)).toEqual(refused("/api"));
+      const admin = ["scan", "--repo", current!.repoDir, "--target", current!.target, "--kubeconfig", kubeconfigPath()];
+      expect((await undrift(admin, { env: { ...process.env, ...cold } })).code).not.toBe(2);
+      await current?.cleanup();
+      expect(await scanWith(file, cold)).toEqual(refused("/apis"));
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 
   it("says a certificate file the kubeconfig names that is missing, naming the file", async () => {

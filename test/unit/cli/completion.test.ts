@@ -9,11 +9,6 @@ import { commandSpecs } from "../../../src/cli/command-specs.ts";
 import { undrift } from "../../helpers/run-cli.ts";
 
 const run = promisify(execFile);
-const hasZsh = await run("zsh", ["--version"]).then(
-  () => true,
-  () => false,
-);
-
 let dir: string;
 let bashScript: string;
 let zshScript: string;
@@ -76,13 +71,12 @@ describe("undrift completion bash", () => {
 });
 
 describe("undrift completion zsh", () => {
-  it.skipIf(!hasZsh)("is a script zsh parses", async () => {
+  // zsh comes with .ci/run (Debian's package); without it this test fails rather than skip.
+  it("is a script zsh parses", async () => {
     await run("zsh", ["-n", zshScript]);
   });
 
-  it("is at least valid shell syntax, and names every command and every flag with its choices", async () => {
-    // Without zsh on the machine, bash's parser still catches unbalanced quotes and braces.
-    await run("bash", ["-n", zshScript]);
+  it("names every command and every flag with its choices", async () => {
     const { stdout } = await undrift(["completion", "zsh"]);
     expect(stdout.split("\n")[0]).toBe("#compdef undrift");
     for (const [name, spec] of Object.entries(commandSpecs)) {
