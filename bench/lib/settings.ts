@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseDuration, startLatencyProxy } from "../../scripts/cluster/latency-proxy.ts";
 import { rttLabel } from "./report.ts";
 
 export const benchDir = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -54,9 +55,11 @@ export interface TimedCluster {
  * and 20 ms, a cluster in another region), so the tables show both side by side.
  */
 export const roundTrips: number[] = (process.env.BENCH_RTT ?? "0,20ms").split(",").map((text) => {
-  const match = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text.trim());
-  if (!match) throw new Error(`BENCH_RTT=${process.env.BENCH_RTT}: not a list of durations (write e.g. 0,20ms)`);
-  return Number(match[1]) * (match[2] === "s" ? 1000 : 1);
+  try {
+    return parseDuration(text);
+  } catch (error) {
+    throw new Error(`BENCH_RTT=${process.env.BENCH_RTT}: ${(error as Error).message}`, { cause: error });
+  }
 });
 
 const timed = new Map<number, Promise<TimedCluster>>();
@@ -79,7 +82,6 @@ export function timedCluster(kubeconfig: string, rttMs: number): Promise<TimedCl
 async function openTimedCluster(kubeconfig: string, rttMs: number): Promise<TimedCluster> {
   const label = rttLabel(rttMs);
   if (rttMs === 0) return { kubeconfig, rttMs, label };
-  const { startLatencyProxy } = await import("../../scripts/cluster/latency-proxy.ts");
   const { writeKubeconfigFor } = await import("../../scripts/cluster/kubeconfig.ts");
   const server = /server:\s*(\S+)/.exec(readFileSync(kubeconfig, "utf8"))?.[1];
   if (!server) throw new Error(`${kubeconfig}: no cluster server to put a latency proxy in front of`);
