@@ -4,18 +4,40 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
-/** A loopback port that nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The kernel's range of ephemeral ports (the source ports of outbound connections). */
+export function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+    if (low && high) return [low, high];
+  } catch {
+    // not Linux: IANA's dynamic range, which macOS and Windows use
+  }
+  return [49152, 65535];
+}
+
+function listens(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A loopback port that nothing listens on right now, chosen below the ephemeral range: a port
+ * the kernel hands out (listen on 0) is an ephemeral one, and between choosing it and the
+ * component binding it, any outbound connection (kube-controller-manager opens dozens to the
+ * API server) can take it as its source port: the webhook once failed with EADDRINUSE so.
+ */
+export async function freePort(): Promise<number> {
+  const [ephemeralLow] = ephemeralRange();
+  const low = 10_000;
+  const high = Math.max(low + 1_000, ephemeralLow) - 1;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (await listens(port)) return port;
+  }
+  throw new Error(`cluster: no free loopback port between ${low} and ${high}`);
 }
 
 export function alive(pid: number): boolean {
