@@ -1,7 +1,7 @@
 // Builds the test cluster's binaries (etcd, kube-apiserver, kube-controller-manager,
-// kube-scheduler, kwok, metrics-server) and the renderers (kustomize, helm) from the
-// Go module proxy, once, into a cache outside the git tree keyed by version
-// (~/.cache/undrift/bin).
+// kube-scheduler, kwok, metrics-server), the renderers (kustomize, helm) and promtool
+// (the chart's alert and dashboard tests) from the Go module proxy, once, into a cache
+// outside the git tree keyed by version (~/.cache/undrift/bin).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -27,6 +27,7 @@ export function binaries() {
     metricsServer: join(dir, `metrics-server-${versions.metricsServer}`),
     kustomize: join(dir, `kustomize-${versions.kustomize}`),
     helm: join(dir, `helm-${versions.helm}`),
+    promtool: join(dir, `promtool-${versions.prometheus}`),
   };
 }
 
@@ -96,5 +97,7 @@ export function ensureBinaries() {
   if (!existsSync(bins.kustomize))
     install("sigs.k8s.io/kustomize/kustomize/v5", versions.kustomize, "kustomize", bins.kustomize);
   if (!existsSync(bins.helm)) install("helm.sh/helm/v4/cmd/helm", versions.helm, "helm", bins.helm);
+  if (!existsSync(bins.promtool))
+    install("github.com/prometheus/prometheus/cmd/promtool", versions.prometheus, "promtool", bins.promtool);
   return bins;
 }

@@ -9,4 +9,6 @@ export const versions = {
   metricsServer: "v0.8.0",
   kustomize: "v5.8.2",
   helm: "v4.3.2",
+  // promtool checks and unit-tests the chart's PrometheusRule alerts and the dashboard's queries (test/unit/chart/).
+  prometheus: "v0.316.0",
 } as const;
