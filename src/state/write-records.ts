@@ -13,48 +13,17 @@
 import type { Redis } from "ioredis";
 import { keyString } from "../model/object-key.ts";
 import type { ObjectKey } from "../model/types.ts";
+import { serviceAccountOf, type WriteRecord } from "../model/write-record.ts";
 
 /** How long a record is kept: 30 days, long enough for a monthly review of who changed what. */
 export const RECORD_RETENTION_MS = 30 * 24 * 3600 * 1000;
 /** How many records an object keeps: a field's last writer is among the newest. */
 export const RECORDS_PER_OBJECT = 50;
 
-export const recordVerbs = ["create", "update", "patch", "delete"] as const;
-export type RecordVerb = (typeof recordVerbs)[number];
-
-/** One write to a tracked object, as metadata only. */
-export interface WriteRecord {
-  cluster: string;
-  object: ObjectKey;
-  verb: RecordVerb;
-  subresource?: string;
-  username: string;
-  groups: string[];
-  /** `namespace:name` when the username is a service account's (`system:serviceaccount:ns:name`). */
-  serviceAccount?: string;
-  /** The field manager the request named (admission requests carry it in their options). */
-  fieldManager?: string;
-  /** The client's User-Agent: audit events carry it, admission requests do not. */
-  userAgent?: string;
-  sourceIP?: string;
-  /** When the write was seen, ISO 8601. */
-  at: string;
-  /** Which of the cluster's records it came from. */
-  via: "admission" | "audit";
-}
-
 export interface WriteRecords {
   add(record: WriteRecord): Promise<void>;
   /** The object's records, oldest first, within the retention. */
   forObject(cluster: string, object: ObjectKey): Promise<WriteRecord[]>;
-}
-
-const SERVICE_ACCOUNT = /^system:serviceaccount:([^:]+):([^:]+)$/;
-
-/** `ns:name` of a service account's username, else undefined. */
-export function serviceAccountOf(username: string): string | undefined {
-  const match = SERVICE_ACCOUNT.exec(username);
-  return match ? `${match[1]}:${match[2]}` : undefined;
 }
 
 const text = (value: unknown, max: number): string | undefined =>

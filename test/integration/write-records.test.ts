@@ -3,8 +3,9 @@
 import type { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { redisUrl } from "../../src/config/redis-url.ts";
+import type { WriteRecord } from "../../src/model/write-record.ts";
 import { createRedisConnection } from "../../src/queue/connection.ts";
-import { type WriteRecord, writeRecords } from "../../src/state/write-records.ts";
+import { writeRecords } from "../../src/state/write-records.ts";
 import { testPrefix } from "../helpers/redis.ts";
 import { dumpRedis } from "../helpers/redis-dump.ts";
 
