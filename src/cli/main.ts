@@ -41,7 +41,13 @@ undrift <command> --help (or undrift help <command>) tells a command's flags.
 type Command = (argv: string[]) => Promise<number>;
 
 const commands: Record<string, () => Promise<Command>> = {
-  scan: async () => (await import("./scan-command.ts")).scanCommand,
+  scan: async () => {
+    const { scanCommand } = await import("./scan-command.ts");
+    // Who changed what comes from the records in Redis; without REDIS_URL its client is never loaded.
+    if (!process.env.REDIS_URL?.trim()) return scanCommand;
+    const { recordsFromEnv } = await import("./attribute-from-redis.ts");
+    return (argv: string[]) => scanCommand(argv, { attribution: recordsFromEnv()! });
+  },
   codify: async () => (await import("./codify-command.ts")).codifyCommand,
   revert: async () => (await import("./revert-command.ts")).revertCommand,
   preview: async () => (await import("./preview-command.ts")).previewCommand,

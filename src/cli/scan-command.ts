@@ -1,5 +1,6 @@
 // undrift scan --repo DIR [--target NAME | --all [--cluster NAME]] [--kubeconfig FILE] [--context NAME]
 //   [--output text|json|markdown] [--color auto|always|never]
+import { readRepoConfig } from "../config/load-config.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import { oneLine } from "../model/one-line.ts";
 import type { DriftReport } from "../model/types.ts";
@@ -35,7 +36,14 @@ export function formatReport(
 /** One target of --all: its report, or the one line that says why it could not be scanned. */
 type Outcome = { target: string; report: DriftReport } | { target: string; error: string };
 
-export async function scanCommand(argv: string[]): Promise<number> {
+/** Names the person behind each drifted field from the cluster's records of writes (attribute-from-redis.ts). */
+export interface Attribution {
+  attribute(report: DriftReport, cluster: string): Promise<DriftReport>;
+  close(): void;
+}
+
+/** `attribution` is main.ts's to give, only when REDIS_URL is set: a scan without it never loads Redis' client. */
+export async function scanCommand(argv: string[], deps: { attribution?: Attribution } = {}): Promise<number> {
   const args = parseTargetArgs(argv, { options: scan.flags, outputs: scanOutputs });
   const output = args.output;
   const choice = await resolveTargets({
@@ -46,16 +54,37 @@ export async function scanCommand(argv: string[]): Promise<number> {
   });
   const kubeConfig = args.kubeConfig();
   const text = { color: args.color, cluster: clusterLabel(kubeConfig) };
+  const records = deps.attribution;
+  try {
+    return await scanTargets({ args, choice, output, text, kubeConfig, records });
+  } finally {
+    records?.close();
+  }
+}
+
+/** Each target's scan, with who changed what when REDIS_URL gives the records of writes. */
+async function scanTargets(params: {
+  args: ReturnType<typeof parseTargetArgs<typeof scan.flags, Output>>;
+  choice: Awaited<ReturnType<typeof resolveTargets>>;
+  output: Output;
+  text: Parameters<typeof formatReport>[2];
+  kubeConfig: ReturnType<ReturnType<typeof parseTargetArgs>["kubeConfig"]>;
+  records: Attribution | undefined;
+}): Promise<number> {
+  const { args, choice, output, text, kubeConfig, records } = params;
   const scanOne = async (targetName: string, session?: ClusterSession) => {
-    const { report, skipped } = await runScan({
+    const { report: scanned, skipped } = await runScan({
       repoDir: args.repo,
       targetName,
       kubeConfig,
       ...(choice.config ? { config: choice.config } : {}),
       ...(session ? { session } : {}),
     });
-    if (process.env.UNDRIFT_DEBUG) debugLines(report, skipped);
-    return report;
+    if (process.env.UNDRIFT_DEBUG) debugLines(scanned, skipped);
+    if (!records) return scanned;
+    const config = choice.config ?? (await readRepoConfig(args.repo));
+    const cluster = config.targets.find((t) => t.name === targetName)?.cluster;
+    return cluster ? records.attribute(scanned, cluster) : scanned;
   };
   if (!choice.all) {
     const report = await scanOne(choice.names[0]!);

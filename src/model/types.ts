@@ -73,6 +73,25 @@ export interface Change {
   manager?: string;
   /** When that manager last wrote it (its managedFields `time`). */
   changedAt?: string;
+  /** Who made that write, from the cluster's own records of it (write-record.ts); absent when no record fits. */
+  actor?: Actor;
+}
+
+/** The person or service account behind a field's last write, and how sure the match is. */
+export interface Actor {
+  username: string;
+  groups: string[];
+  /** `namespace:name` when the username is a service account's. */
+  serviceAccount?: string;
+  userAgent?: string;
+  sourceIP?: string;
+  /** When the cluster recorded the write, ISO 8601. */
+  at: string;
+  /**
+   * `exact`: the record names the same field manager (or a user agent that fits it) within seconds of the field's
+   * time. `likely`: the record names neither, and it is the only write near that time.
+   */
+  confidence: "exact" | "likely";
 }
 
 export interface ResourceReport {

@@ -4,6 +4,7 @@
 
 import { objectLabel, sourceLabel } from "../model/object-label.ts";
 import type { Change, ResourceReport } from "../model/types.ts";
+import { personOf, whence } from "./describe-actor.ts";
 import { codeSpan, escapeHtml, escapeText, fenceFor } from "./markdown-escape.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 
@@ -62,10 +63,17 @@ function changeRow(change: Change): string {
     codeSpan(change.path, { table: true }),
     valueCell(change.desired),
     valueCell(change.live),
-    change.manager ? codeSpan(change.manager, { table: true }) : "",
+    managerCell(change),
     change.changedAt ? escapeText(change.changedAt) : "",
   ];
   return `| ${cells.join(" | ")} |`;
+}
+
+/** The manager in code, and the person behind the write when the cluster recorded one. */
+function managerCell(change: Change): string {
+  const manager = change.manager ? codeSpan(change.manager, { table: true }) : "";
+  if (!change.actor) return manager;
+  return `${manager} ${escapeText(`by ${personOf(change.actor)}${whence(change.actor)}`)}`.trim();
 }
 
 /** A value as JSON in code (`"info"` vs `3` tells a string from a number); a side that does not set the field says so. */

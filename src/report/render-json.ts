@@ -48,6 +48,15 @@ export function changeJson(change: Change) {
     live: change.live,
     manager: change.manager,
     changedAt: change.changedAt,
+    actor: change.actor && {
+      username: change.actor.username,
+      groups: change.actor.groups,
+      serviceAccount: change.actor.serviceAccount,
+      userAgent: change.actor.userAgent,
+      sourceIP: change.actor.sourceIP,
+      at: change.actor.at,
+      confidence: change.actor.confidence,
+    },
   };
 }
 

@@ -23,6 +23,31 @@ export const sourceSchema = z
   })
   .describe("Where Git declares the object; absent for an orphan, which Git no longer declares.");
 
+export const actorSchema = z
+  .object({
+    username: z
+      .string()
+      .describe("Who made the write, as the API server authenticated them: alice, system:serviceaccount:ci:deployer."),
+    groups: z.array(z.string()).describe("Their groups, as the API server authenticated them."),
+    serviceAccount: z.string().optional().describe("namespace:name, when the username is a service account's."),
+    userAgent: z
+      .string()
+      .optional()
+      .describe(
+        "The client's User-Agent; absent from the admission recorder's records, which the API server sends none of.",
+      ),
+    sourceIP: z.string().optional().describe("Where the request came from, when the record has it (audit events do)."),
+    at: z.string().describe("When the cluster recorded the write (RFC 3339)."),
+    confidence: z
+      .enum(["exact", "likely"])
+      .describe(
+        "exact: the record names the field's manager (or a user agent that fits it) within seconds of its time; likely: the record names neither, and it is the only write near that time.",
+      ),
+  })
+  .describe(
+    "The person or service account whose write produced the live field, from the cluster's own records of writes (undrift's admission recorder or audit webhook backend, when the scan reads the same Redis); absent when no record fits, never guessed.",
+  );
+
 export const changeSchema = z
   .object({
     path: z.string().describe("JSON pointer into the object (RFC 6901), e.g. /spec/replicas or /data/LOG_LEVEL."),
@@ -36,6 +61,7 @@ export const changeSchema = z
       .optional()
       .describe("The field manager (metadata.managedFields) that last wrote the live field, e.g. kubectl-patch."),
     changedAt: z.string().optional().describe("When that manager last wrote it (its managedFields time, RFC 3339)."),
+    actor: actorSchema.optional(),
   })
   .describe("One field that differs. A Secret's data and stringData values are masks: ***, *** (before), *** (after).");
 

@@ -34,6 +34,20 @@ describe("renderMarkdown", () => {
     expect(body).not.toContain("Namespace");
   });
 
+  it("names the person behind a field beside its manager when the cluster recorded the write", () => {
+    const report = sampleReport();
+    const change = report.resources.flatMap((r) => r.changes).find((c) => c.path === "/data/LOG_LEVEL")!;
+    change.actor = {
+      username: "alice",
+      groups: ["sre", "system:authenticated"],
+      sourceIP: "10.1.2.3",
+      at: "2026-11-30T10:00:00.412Z",
+      confidence: "exact",
+    };
+    const text = renderMarkdown(report).join("\n");
+    expect(text).toContain("| `kubectl-patch` by alice (sre) from 10.1.2.3 | 2026-11-30T10:00:00Z |");
+  });
+
   it("puts each object in its own details block with a diff and its changes", () => {
     expect(detailsLabels(body)).toEqual([
       "apps/v1 Deployment shop/web",

@@ -62,6 +62,32 @@ describe("renderText", () => {
     expect(lines).toContain("  /spec/template/spec/containers/0/env/0/value: changed by kubectl-edit");
   });
 
+  it("names the person behind a field when the cluster recorded the write", () => {
+    const report = sampleReport();
+    const change = report.resources.flatMap((r) => r.changes).find((c) => c.path === "/data/LOG_LEVEL")!;
+    change.actor = {
+      username: "alice",
+      groups: ["sre", "system:authenticated"],
+      sourceIP: "10.1.2.3",
+      at: "2026-11-30T10:00:00.412Z",
+      confidence: "exact",
+    };
+    const withActor = renderText(report, { color: false }).split("\n");
+    expect(withActor).toContain(
+      "  /data/LOG_LEVEL: changed by alice (sre) ran kubectl patch at 2026-11-30T10:00:00Z from 10.1.2.3",
+    );
+    change.actor = {
+      username: "system:serviceaccount:ci:deployer",
+      groups: ["system:serviceaccounts", "system:serviceaccounts:ci", "system:authenticated"],
+      serviceAccount: "ci:deployer",
+      at: "2026-11-30T10:00:00.412Z",
+      confidence: "likely",
+    };
+    expect(renderText(report, { color: false }).split("\n")).toContain(
+      "  /data/LOG_LEVEL: changed by system:serviceaccount:ci:deployer ran kubectl patch at 2026-11-30T10:00:00Z (likely)",
+    );
+  });
+
   it("lists what could not be compared", () => {
     expect(lines).toContain("! Certificate.cert-manager.io infra/web-tls: forbidden: cannot list");
   });

@@ -1,0 +1,47 @@
+// The CLI's side of attribution: with REDIS_URL set, a scan reads the records
+// of writes that undrift's admission recorder (or audit backend) kept in that
+// Redis, and names the person behind each drifted field. Without REDIS_URL the
+// report is as before: managers and times only. Records are keyed under
+// UNDRIFT_RECORDS_PREFIX (default `undrift`, the web process's queue prefix).
+// main.ts loads this file only when REDIS_URL is set, so a plain scan starts
+// without Redis' client.
+
+import { printableRedisUrl } from "../config/redis-url.ts";
+import { attributeActors, resourceKey } from "../drift/attribute-actors.ts";
+import { keyString } from "../model/object-key.ts";
+import type { WriteRecord } from "../model/write-record.ts";
+import { createRedisConnection, isRedisConnectionError, RedisUnreachableError } from "../queue/connection.ts";
+import { writeRecords } from "../state/write-records.ts";
+import type { Attribution } from "./scan-command.ts";
+
+/** Reads records for the reports of one command; `close()` when done. Undefined without REDIS_URL. */
+export function recordsFromEnv(env: NodeJS.ProcessEnv = process.env): Attribution | undefined {
+  const url = env.REDIS_URL?.trim();
+  if (!url) return undefined;
+  const silent = { info() {}, warn() {}, error() {} };
+  const redis = createRedisConnection({ role: "producer", url, name: "undrift-scan-records", log: silent });
+  // The command says an outage once, as its error (below), not as a stream of connection lines.
+  redis.on("error", () => {});
+  const records = writeRecords({ redis, prefix: env.UNDRIFT_RECORDS_PREFIX?.trim() || "undrift" });
+  return {
+    async attribute(report, cluster) {
+      const drifted = report.resources.filter((r) => r.changes.length > 0);
+      if (drifted.length === 0) return report;
+      const byKey = new Map<string, WriteRecord[]>();
+      try {
+        for (const resource of drifted) {
+          const key = resourceKey(resource);
+          byKey.set(keyString(key), await records.forObject(cluster, key));
+        }
+      } catch (error) {
+        if (!isRedisConnectionError(error)) throw error;
+        throw new RedisUnreachableError(
+          `REDIS_URL: Redis at ${printableRedisUrl(url)} is unreachable, so the scan cannot say who changed what (unset REDIS_URL to scan without)`,
+          { cause: error },
+        );
+      }
+      return attributeActors(report, (key) => byKey.get(key) ?? []);
+    },
+    close: () => redis.disconnect(),
+  };
+}

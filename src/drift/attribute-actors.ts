@@ -1,0 +1,90 @@
+// The person behind each drifted field: a field's managedFields entry (manager,
+// time) joined to the cluster's record of the write that produced it (same
+// object, a field manager or user agent that fits the manager, the nearest time
+// within seconds). Never guessed: when no record fits, the change has no actor;
+// when records name neither manager nor agent, only a lone write near the
+// field's time is taken, and said to be `likely`. A controller's write is
+// matched to the controller's own record, so it stays the controller's.
+import { groupOf, keyString } from "../model/object-key.ts";
+import type { Actor, Change, DriftReport, ObjectKey, ResourceReport } from "../model/types.ts";
+import type { WriteRecord } from "../model/write-record.ts";
+
+/** How far a record's time may be from a field's managedFields time: the API server stamps both within one request. */
+export const MATCH_WINDOW_MS = 5000;
+
+/**
+ * Whether a client's User-Agent fits a field manager: kubectl's managers (kubectl-patch, kubectl-edit,
+ * kubectl-client-side-apply, kubectl) come from `kubectl/...`; any other manager is named by the API server after
+ * its client's agent (`helm` from `Helm/3.17`, `kube-controller-manager` from `kube-controller-manager/v1.34`).
+ */
+export function agentFitsManager(userAgent: string, manager: string): boolean {
+  const product = (userAgent.split("/")[0] ?? "").trim().toLowerCase();
+  const name = manager.toLowerCase();
+  if (product.length < 2) return false;
+  if (name === "kubectl" || name.startsWith("kubectl-")) return product === "kubectl";
+  return name.startsWith(product) || product.startsWith(name);
+}
+
+/** Milliseconds from a record to the second a managedFields time names (that time is cut to whole seconds). */
+function distance(recordMs: number, fieldSecondMs: number): number {
+  if (recordMs < fieldSecondMs) return fieldSecondMs - recordMs;
+  return Math.max(0, recordMs - (fieldSecondMs + 999));
+}
+
+type Fit = "exact" | "unknown" | "other";
+
+function fitOf(record: WriteRecord, manager: string): Fit {
+  if (record.fieldManager !== undefined) return record.fieldManager === manager ? "exact" : "other";
+  if (record.userAgent !== undefined) return agentFitsManager(record.userAgent, manager) ? "exact" : "other";
+  return "unknown";
+}
+
+/** The actor of one change among its object's records, or undefined when none fits. */
+export function actorFor(change: Change, records: readonly WriteRecord[]): Actor | undefined {
+  if (!change.manager || !change.changedAt) return undefined;
+  const fieldMs = Date.parse(change.changedAt);
+  if (!Number.isFinite(fieldMs)) return undefined;
+  const near = records
+    .filter((r) => r.verb !== "delete" && r.subresource !== "status")
+    .map((record) => ({ record, fit: fitOf(record, change.manager!), gap: distance(Date.parse(record.at), fieldMs) }))
+    .filter((c) => Number.isFinite(c.gap) && c.gap <= MATCH_WINDOW_MS)
+    .sort((a, b) => a.gap - b.gap);
+  const exact = near.find((c) => c.fit === "exact");
+  if (exact) return actorOf(exact.record, "exact");
+  // A record that names nothing to check is taken only when it is the one write near that time.
+  if (near.length === 1 && near[0]!.fit === "unknown") return actorOf(near[0]!.record, "likely");
+  return undefined;
+}
+
+function actorOf(record: WriteRecord, confidence: Actor["confidence"]): Actor {
+  const actor: Actor = { username: record.username, groups: [...record.groups], at: record.at, confidence };
+  if (record.serviceAccount) actor.serviceAccount = record.serviceAccount;
+  if (record.userAgent) actor.userAgent = record.userAgent;
+  if (record.sourceIP) actor.sourceIP = record.sourceIP;
+  return actor;
+}
+
+/** The key the records of a reported object are kept under. */
+export function resourceKey(resource: Pick<ResourceReport, "apiVersion" | "kind" | "namespace" | "name">): ObjectKey {
+  return {
+    group: groupOf(resource.apiVersion),
+    kind: resource.kind,
+    namespace: resource.namespace ?? "",
+    name: resource.name,
+  };
+}
+
+/** The report with an actor on every change a record fits; `recordsOf` gives an object's records by its key string. */
+export function attributeActors(report: DriftReport, recordsOf: (key: string) => readonly WriteRecord[]): DriftReport {
+  const resources = report.resources.map((resource) => {
+    if (resource.changes.length === 0) return resource;
+    const records = recordsOf(keyString(resourceKey(resource)));
+    if (records.length === 0) return resource;
+    const changes = resource.changes.map((change) => {
+      const actor = actorFor(change, records);
+      return actor ? { ...change, actor } : change;
+    });
+    return { ...resource, changes };
+  });
+  return { ...report, resources };
+}

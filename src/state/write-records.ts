@@ -1,0 +1,96 @@
+// Who wrote a tracked object, as the cluster told undrift (its admission
+// recorder, or its audit webhook backend): one Redis sorted set per object,
+// scored by the write's time, so "who changed this field at 10:02" is one
+// range read. Only metadata is kept: who, what, how, where from, when. A
+// record is rebuilt field by field from what the caller gives, so a request
+// or response body (which may carry a Secret's data) has nowhere to go and is
+// dropped on arrival. Each object keeps its newest `perObject` records, none
+// older than the retention.
+//
+//   const records = writeRecords({ redis, prefix });
+//   await records.add({ cluster: "prod", object, verb: "patch", username: "alice", groups: ["sre"], at });
+//   const seen = await records.forObject("prod", object);
+import type { Redis } from "ioredis";
+import { keyString } from "../model/object-key.ts";
+import type { ObjectKey } from "../model/types.ts";
+import { serviceAccountOf, type WriteRecord } from "../model/write-record.ts";
+
+/** How long a record is kept: 30 days, long enough for a monthly review of who changed what. */
+export const RECORD_RETENTION_MS = 30 * 24 * 3600 * 1000;
+/** How many records an object keeps: a field's last writer is among the newest. */
+export const RECORDS_PER_OBJECT = 50;
+
+export interface WriteRecords {
+  add(record: WriteRecord): Promise<void>;
+  /** The object's records, oldest first, within the retention. */
+  forObject(cluster: string, object: ObjectKey): Promise<WriteRecord[]>;
+}
+
+const text = (value: unknown, max: number): string | undefined =>
+  typeof value === "string" && value.length > 0 ? value.slice(0, max) : undefined;
+
+/** The record as stored: only the listed fields, each capped in length, so nothing else a caller holds is kept. */
+export function metadataOnly(record: WriteRecord): WriteRecord {
+  const kept: WriteRecord = {
+    cluster: record.cluster,
+    object: {
+      group: record.object.group,
+      kind: record.object.kind,
+      namespace: record.object.namespace,
+      name: record.object.name,
+    },
+    verb: record.verb,
+    username: text(record.username, 256) ?? "",
+    groups: (Array.isArray(record.groups) ? record.groups : [])
+      .map((g) => text(g, 256))
+      .filter((g): g is string => g !== undefined)
+      .slice(0, 32),
+    at: record.at,
+    via: record.via,
+  };
+  const optional = {
+    subresource: text(record.subresource, 64),
+    serviceAccount: serviceAccountOf(kept.username),
+    fieldManager: text(record.fieldManager, 128),
+    userAgent: text(record.userAgent, 256),
+    sourceIP: text(record.sourceIP, 64),
+  };
+  for (const [field, value] of Object.entries(optional))
+    if (value !== undefined) Object.assign(kept, { [field]: value });
+  return kept;
+}
+
+export function writeRecords(params: {
+  redis: Redis;
+  prefix: string;
+  retentionMs?: number;
+  perObject?: number;
+  now?: () => number;
+}): WriteRecords {
+  const { redis } = params;
+  const retentionMs = params.retentionMs ?? RECORD_RETENTION_MS;
+  const perObject = params.perObject ?? RECORDS_PER_OBJECT;
+  const now = params.now ?? Date.now;
+  // The cluster name first: one cluster's records never answer for another's object of the same name.
+  const keyOf = (cluster: string, object: ObjectKey) =>
+    `${params.prefix}:write-records:${cluster}:${keyString(object)}`;
+  return {
+    async add(record) {
+      const kept = metadataOnly(record);
+      const at = Date.parse(kept.at);
+      if (!Number.isFinite(at)) return;
+      const key = keyOf(kept.cluster, kept.object);
+      await redis
+        .multi()
+        .zadd(key, at, JSON.stringify(kept))
+        .zremrangebyscore(key, "-inf", now() - retentionMs)
+        .zremrangebyrank(key, 0, -(perObject + 1))
+        .pexpire(key, retentionMs)
+        .exec();
+    },
+    async forObject(cluster, object) {
+      const members = await redis.zrangebyscore(keyOf(cluster, object), now() - retentionMs, "+inf");
+      return members.map((member) => JSON.parse(member) as WriteRecord);
+    },
+  };
+}
