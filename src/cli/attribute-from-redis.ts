@@ -10,7 +10,7 @@ import { printableRedisUrl } from "../config/redis-url.ts";
 import { attributeActors, resourceKey } from "../drift/attribute-actors.ts";
 import { keyString } from "../model/object-key.ts";
 import type { WriteRecord } from "../model/write-record.ts";
-import { createRedisConnection, isRedisConnectionError, RedisUnreachableError } from "../queue/connection.ts";
+import { createRedisConnection, isRedisConnectionError } from "../queue/connection.ts";
 import { writeRecords } from "../state/write-records.ts";
 import type { Attribution } from "./scan-command.ts";
 
@@ -22,6 +22,7 @@ export function recordsFromEnv(env: NodeJS.ProcessEnv = process.env): Attributio
   const redis = createRedisConnection({ role: "producer", url, name: "undrift-scan-records", log: silent });
   // The command says an outage once, as its error (below), not as a stream of connection lines.
   redis.on("error", () => {});
+  let warned = false;
   const records = writeRecords({ redis, prefix: env.UNDRIFT_RECORDS_PREFIX?.trim() || "undrift" });
   return {
     async attribute(report, cluster) {
@@ -35,10 +36,15 @@ export function recordsFromEnv(env: NodeJS.ProcessEnv = process.env): Attributio
         }
       } catch (error) {
         if (!isRedisConnectionError(error)) throw error;
-        throw new RedisUnreachableError(
-          `REDIS_URL: Redis at ${printableRedisUrl(url)} is unreachable, so the scan cannot say who changed what (unset REDIS_URL to scan without)`,
-          { cause: error },
-        );
+        // Who changed it is an addition to the report, not a reason to lose it: say once that it is
+        // missing and report the drift with managers and times only.
+        if (!warned) {
+          warned = true;
+          process.stderr.write(
+            `undrift: REDIS_URL: Redis at ${printableRedisUrl(url)} is unreachable, so this report does not say who changed what (unset REDIS_URL to scan without)\n`,
+          );
+        }
+        return report;
       }
       return attributeActors(report, (key) => byKey.get(key) ?? []);
     },
