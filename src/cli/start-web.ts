@@ -5,13 +5,16 @@
 // the app is loaded, the schedulers are resynced with every installation
 // (resync-at-boot.ts), alongside the server so that webhooks are not kept waiting.
 // The server also answers /healthz, /readyz (Redis, the cluster registry, the
-// App's credentials) and /metrics, for the web side and the workers beside it.
+// App's credentials) and /metrics, for the web side and the workers beside it,
+// and the status page under /status (src/app/status/, docs/status-page.md).
 import { run } from "probot";
 import { undriftApp } from "../app/app.ts";
 import { resyncAtBoot } from "../app/resync-at-boot.ts";
+import { statusRoutes } from "../app/status/status-routes.ts";
 import { loadClusterRegistry } from "../config/cluster-registry.ts";
 import { printableRedisUrl } from "../config/redis-url.ts";
 import { parseServerEnv, ServerEnvError } from "../config/server-env.ts";
+import { parseStatusEnv } from "../config/status-env.ts";
 import { AppOctokit } from "../github/app-octokit.ts";
 import { probeRoutes, type ReadinessCheck } from "../metrics/probe-routes.ts";
 import { githubAppCheck, redisCheck, registryCheck } from "../metrics/readiness-checks.ts";
@@ -30,6 +33,7 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
     async (app, options) => {
       // Read first, so that a mistake in them opens no connection to linger.
       const env = parseServerEnv(process.env);
+      const statusEnv = parseStatusEnv(process.env);
       const registry = env.clustersFile ? await loadClusterRegistry(env.clustersFile) : undefined;
       if (!registry && params.workers)
         throw new ServerEnvError(
@@ -64,6 +68,7 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
         githubAppCheck(async () => (await app.auth()).request("GET /app")),
       ];
       options.addHandler(probeRoutes({ checks }));
+      options.addHandler(statusRoutes({ env: statusEnv, redis: producer, prefix: queues.prefix, log: app.log }));
       resync = resyncAtBoot({ deps, probot: app, log: app.log }).then(
         (changes) =>
           app.log.info(

@@ -8,6 +8,7 @@
 //   3. the modes' actions, each on its share of the report (act-on-shares.ts):
 //      warn, codify, revert, heal; an audit entry per action
 //   4. the check run `undrift/<target>` on the head
+//   5. the status page's record of it (record-status.ts)
 // A scan that finds what the last one found writes nothing on GitHub.
 import { forgetTarget, recordModeEvents, recordScan } from "../metrics/record-scan.ts";
 import type { ScanJob } from "../queue/jobs.ts";
@@ -17,6 +18,7 @@ import { reportAudit } from "../state/report-audit.ts";
 import { actOnShares } from "./act-on-shares.ts";
 import { auditModeActions } from "./audit-mode-actions.ts";
 import { postScanCheck } from "./post-scan-check.ts";
+import { recordStatus } from "./record-status.ts";
 import { resolveScanTarget } from "./resolve-scan-target.ts";
 import { scanJobAudit } from "./scan-job-audit.ts";
 import { scanOnSharedSession } from "./scan-on-shared-session.ts";
@@ -68,6 +70,9 @@ export async function processScan(params: {
 
   // 4. The check run on the head.
   actions.push(...(await postScanCheck({ resolved, report, mode, shares, audit })));
+
+  // 5. The status page's record.
+  await recordStatus({ deps, job, cluster, report, mode });
   return {
     outcome: "scanned",
     revision: head.sha,
