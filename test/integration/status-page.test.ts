@@ -27,6 +27,9 @@ const github = useGitHubMock({ baseUrl: standIn.apiUrl, description: "ghes-3.19"
 const INSTALLATION = 4711;
 const DAY = 24 * 3600 * 1000;
 const SCREENSHOTS = join(process.cwd(), "test-results");
+// The sign-in is several redirects through the stand-in and the page: on a loaded 2-core CI machine that
+// outlasts expect.poll's default second, so polls wait until the test's own timeout would.
+const settle = { timeout: 20_000, interval: 100 };
 
 let browser: Browser;
 let r: TestRedis;
@@ -165,9 +168,9 @@ describe("the status page", () => {
     await p.goto(`${base}/status/${INSTALLATION}`);
     await p.waitForURL(`${base}/status/${INSTALLATION}`);
 
-    await expect.poll(() => p.locator("header .login").textContent()).toBe("mona");
+    await expect.poll(() => p.locator("header .login").textContent(), settle).toBe("mona");
     const shop = p.locator('tbody[data-target="acme/gitops shop"]');
-    await expect.poll(() => shop.getAttribute("class")).toContain("state-drifted");
+    await expect.poll(() => shop.getAttribute("class"), settle).toContain("state-drifted");
     // The row as a person reads it: its text, whitespace as the browser collapses it.
     const row = (await shop.textContent())?.replace(/\s+/g, " ") ?? "";
     expect(row).toContain("prod-eu");
@@ -225,7 +228,7 @@ describe("the status page", () => {
     standIn.mode = "show";
     const p = await openPage();
     await p.goto(`${base}/status/${INSTALLATION}`);
-    await expect.poll(() => p.locator("h1").textContent()).toBe("Sign in to GitHub");
+    await expect.poll(() => p.locator("h1").textContent(), settle).toBe("Sign in to GitHub");
     const at = new URL(p.url());
     expect(`${at.origin}${at.pathname}`).toBe(`http://${standIn.host}/login/oauth/authorize`);
     expect(at.searchParams.get("client_id")).toBe(standIn.clientId);
@@ -253,7 +256,7 @@ describe("the status page", () => {
     });
     const p = await openPage();
     await p.goto(`${base}/status/${INSTALLATION}`);
-    await expect.poll(() => p.locator("h1").textContent()).toBe("No such installation");
+    await expect.poll(() => p.locator("h1").textContent(), settle).toBe("No such installation");
     expect(await p.content()).not.toContain("acme/gitops");
   });
 
