@@ -84,7 +84,9 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
           app.log.error({ err: error }, "resync at boot failed; the schedulers were left as they were"),
       );
       if (params.workers && registry) {
-        const workers = startWorkers({ probot: app, queues, registry, env, log: app.log });
+        // Probot's server, on PORT and HOST as its run reads them, answers the probes of the workers beside it.
+        const probes = `http://${process.env.HOST || "localhost"}:${Number(process.env.PORT) || 3000}`;
+        const workers = startWorkers({ probot: app, queues, registry, env, log: app.log, probes });
         closeApp = async () => {
           await workers.close();
           await closeQueues();
