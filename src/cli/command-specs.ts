@@ -204,7 +204,7 @@ export const completion = {
 } as const satisfies CommandSpec;
 
 export const web = {
-  summary: "the webhook receiver alone (Probot's setup page without APP_ID)",
+  summary: "the webhook receiver alone (the setup page without APP_ID)",
   flags: {},
   examples: ["undrift web"],
 } as const satisfies CommandSpec;

@@ -21,7 +21,7 @@ Usage:
   undrift preview --repo DIR --base REF --head REF --target NAME [--kubeconfig FILE] [--context NAME]
                   [--output text|json|markdown] [--all [--cluster NAME]]   what merging head into base would change
   undrift start                                       web and workers in one process (npm start)
-  undrift web                                         the webhook receiver (Probot's setup page without APP_ID)
+  undrift web                                         the webhook receiver (the setup page without APP_ID)
   undrift worker  [--clusters a,b]                    scan workers for those clusters (default: all in UNDRIFT_CLUSTERS)
   undrift audit   [--repo R] [--since T] [--limit N] [--output text|json]   the audit trail, oldest first
   undrift validate --repo DIR [--target NAME] [--output text|json]   config and renders checked, no cluster

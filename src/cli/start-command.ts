@@ -1,6 +1,6 @@
 // undrift start (npm start): the webhook receiver and the scan workers of every
 // cluster in the registry, in one process, for one machine. Without APP_ID and
-// PRIVATE_KEY it serves Probot's setup page and starts no worker.
+// PRIVATE_KEY it serves the setup page (app/app-setup.ts) and starts no worker.
 
 import { start as spec } from "./command-specs.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";

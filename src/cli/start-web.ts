@@ -1,14 +1,19 @@
 // The web side of a process (`undrift web`, or `undrift start` with workers):
-// Probot's own `run`, so without APP_ID and PRIVATE_KEY it serves Probot's
-// setup page like any Probot app, and with them the webhooks. undrift's own
-// environment is read inside the app, after Probot has loaded `.env`. Once
+// Probot's own `run` for the webhooks. Without APP_ID and PRIVATE_KEY it serves
+// undrift's setup page instead (app/app-setup.ts), which registers the app from
+// the package's app.yml with this server's webhook URL (UNDRIFT_BASE_URL).
+// `.env` in the working folder is read first, as Probot's `run` does. Once
 // the app is loaded, the schedulers are resynced with every installation
 // (resync-at-boot.ts), alongside the server so that webhooks are not kept waiting.
 // The server also answers /healthz, /readyz (Redis, the cluster registry, the
 // App's credentials) and /metrics, for the web side and the workers beside it,
 // and the status page under /status (src/app/status/, docs/status-page.md).
-import { run } from "probot";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseEnv } from "node:util";
+import { Probot, run, Server } from "probot";
 import { undriftApp } from "../app/app.ts";
+import { DEFAULT_WEBHOOK_PATH, setupRoutes } from "../app/app-setup.ts";
 import { resyncAtBoot } from "../app/resync-at-boot.ts";
 import { statusRoutes } from "../app/status/status-routes.ts";
 import { loadClusterRegistry } from "../config/cluster-registry.ts";
@@ -21,10 +26,15 @@ import { githubAppCheck, redisCheck, registryCheck } from "../metrics/readiness-
 import { createRedisConnection } from "../queue/connection.ts";
 import { createQueues } from "../queue/create-queues.ts";
 import { watchQueueDepths } from "../queue/watch-queue-depths.ts";
+import { probotLog } from "./probot-log.ts";
 import { startWorkers } from "./start-workers.ts";
 
 /** Serves until `close()`; `workers` runs the scan workers in the same process, on the app's own Probot. */
 export async function startWeb(params: { workers?: boolean }): Promise<{ close(): Promise<void> }> {
+  applyDotEnv();
+  // In production Probot's run refuses to start without them, naming the one missing.
+  if (!hasAppCredentials() && process.env.NODE_ENV !== "production") return startSetup();
+  const log = await probotLog();
   let closeApp: (() => Promise<void>) | undefined;
   let resync: Promise<void> | undefined;
   let redisReady = () => true;
@@ -79,7 +89,9 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
           app.log.error({ err: error }, "resync at boot failed; the schedulers were left as they were"),
       );
       if (params.workers && registry) {
-        const workers = startWorkers({ probot: app, queues, registry, env, log: app.log });
+        // Probot's server, on PORT and HOST as its run reads them, answers the probes of the workers beside it.
+        const probes = `http://${process.env.HOST || "localhost"}:${Number(process.env.PORT) || 3000}`;
+        const workers = startWorkers({ probot: app, queues, registry, env, log: app.log, probes });
         closeApp = async () => {
           await workers.close();
           await closeQueues();
@@ -87,7 +99,8 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
       }
     },
     // undrift's Octokit (app-octokit.ts): no blind re-send of a create, and a 429 retried no sooner than it asks.
-    { Octokit: AppOctokit },
+    // The logger: Probot's, with its throttling client's Redis errors said once per outage (probot-log.ts).
+    { Octokit: AppOctokit, log },
   ).catch(async (error: unknown) => {
     await closeApp?.();
     throw error;
@@ -102,4 +115,58 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
       await closeApp?.();
     },
   };
+}
+
+/** Serves the setup page (app/app-setup.ts) on PORT and HOST, with Probot's server and its static files. */
+async function startSetup(): Promise<{ close(): Promise<void> }> {
+  const env = parseServerEnv(process.env);
+  const log = await probotLog();
+  const webhookPath = process.env.WEBHOOK_PATH || DEFAULT_WEBHOOK_PATH;
+  const server = new Server({
+    host: process.env.HOST || "localhost",
+    port: Number(process.env.PORT) || 3000,
+    webhookPath,
+    log,
+    // Probot's own setup does the same (probot#1512): its instance serves nothing here, so any values do.
+    Probot: Probot.defaults({ appId: 1, privateKey: "unused in setup mode", log }),
+  });
+  await server.loadHandlerFactory(async () =>
+    setupRoutes({
+      ...(env.baseUrl ? { baseUrl: env.baseUrl } : {}),
+      webhookPath,
+      ...(process.env.WEBHOOK_PROXY_URL ? { webhookProxyUrl: process.env.WEBHOOK_PROXY_URL } : {}),
+      ...(process.env.GHE_HOST ? { gheHost: process.env.GHE_HOST } : {}),
+      ...(process.env.GHE_PROTOCOL ? { gheProtocol: process.env.GHE_PROTOCOL } : {}),
+      ...(process.env.GH_ORG ? { org: process.env.GH_ORG } : {}),
+      cwd: process.cwd(),
+      log: log.child({ name: "setup" }),
+    }),
+  );
+  await server.start();
+  const page = `http://${server.host}:${server.port}/probot`;
+  const hook =
+    process.env.WEBHOOK_PROXY_URL ??
+    (env.baseUrl ? `${env.baseUrl}${webhookPath}` : `the address the page is opened at + ${webhookPath}`);
+  log.info(
+    { page, webhookUrl: hook },
+    `setup mode (APP_ID and PRIVATE_KEY are not set): register the GitHub App at ${page}; its webhooks will go to ${hook}`,
+  );
+  return { close: () => server.stop() };
+}
+
+/** `.env` in the working folder into the environment, over what is set, as Probot's `run` applies it. */
+function applyDotEnv(): void {
+  try {
+    Object.assign(process.env, parseEnv(readFileSync(join(process.cwd(), ".env"), "utf8")));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}
+
+/** Whether Probot will find the App's credentials: APP_ID and a key (PRIVATE_KEY, PRIVATE_KEY_PATH, or a .pem here). */
+function hasAppCredentials(): boolean {
+  const env = process.env;
+  if (!env.APP_ID) return false;
+  if (env.PRIVATE_KEY || env.PRIVATE_KEY_PATH) return true;
+  return readdirSync(process.cwd()).some((name) => name.endsWith(".pem"));
 }

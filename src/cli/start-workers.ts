@@ -6,6 +6,7 @@ import type { ClusterRegistry } from "../config/cluster-registry.ts";
 import { type ServerEnv, ServerEnvError } from "../config/server-env.ts";
 import { createRedisConnection } from "../queue/connection.ts";
 import type { UndriftQueues } from "../queue/create-queues.ts";
+import { scanQueueName } from "../queue/jobs.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { type ScanWorkers, startScanWorkers } from "../queue/scan-worker.ts";
 import { watchQueueDepths } from "../queue/watch-queue-depths.ts";
@@ -18,6 +19,8 @@ export function startWorkers(params: {
   registry: ClusterRegistry;
   env: ServerEnv;
   clusters?: readonly string[];
+  /** Where /healthz, /readyz and /metrics answer (the worker's own port, or the web server's), for the start line. */
+  probes: string;
   log: QueueLog;
 }): ScanWorkers {
   const { registry, env } = params;
@@ -53,14 +56,20 @@ export function startWorkers(params: {
     }),
   });
   const unwatch = watchQueueDepths({ queues: params.queues, clusters });
-  params.log.info({ clusters, concurrency: env.concurrency }, "undrift workers started");
+  // One line an operator can read without a dashboard: what this process serves, from which queues, where it answers.
+  const queues = clusters.map(scanQueueName);
+  const served = clusters.map((name, i) => `${name} (queue ${queues[i]})`).join(", ");
+  params.log.info(
+    { clusters, queues, concurrency: env.concurrency, probes: params.probes },
+    `undrift workers started for ${served}, ${env.concurrency} scans at once per cluster; /healthz, /readyz and /metrics on ${params.probes}`,
+  );
   return {
     workers: workers.workers,
     async close(options) {
       unwatch();
       await workers.close(options);
       await connection.quit();
-      params.log.info({ clusters }, "undrift workers stopped");
+      params.log.info({ clusters }, `undrift workers stopped for ${clusters.join(", ")}`);
     },
   };
 }

@@ -1,5 +1,5 @@
 // undrift web: the webhook receiver alone (Probot's server). Without APP_ID and
-// PRIVATE_KEY it serves Probot's setup page, which registers the app from app.yml.
+// PRIVATE_KEY it serves the setup page (app/app-setup.ts), which registers the app from app.yml.
 
 import { web as spec } from "./command-specs.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";

@@ -14,6 +14,7 @@ import { createRedisConnection } from "../queue/connection.ts";
 import { createQueues } from "../queue/create-queues.ts";
 import { worker } from "./command-specs.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
+import { probotLog } from "./probot-log.ts";
 import { serveUntilSignal } from "./serve-until-signal.ts";
 import { startWorkers } from "./start-workers.ts";
 
@@ -33,8 +34,10 @@ export async function workerCommand(argv: string[]): Promise<number> {
   }
   // Probot's own options from the environment (GHE_HOST, LOG_LEVEL, REDIS_URL for shared throttling),
   // with undrift's Octokit: no blind re-send of a create, and a 429 retried no sooner than it asks.
-  // LOG_LEVEL defaults to info, as for `undrift web` (createProbot's own default, warn, hid the start and stop lines).
-  const probot = createProbot({ env: { LOG_LEVEL: "info", ...process.env }, overrides: { Octokit: AppOctokit } });
+  // The logger is the server's (probot-log.ts): LOG_LEVEL info by default, as for `undrift web` (createProbot's own
+  // default, warn, hid the start and stop lines), and the throttling client's Redis errors said once per outage.
+  const log = await probotLog();
+  const probot = createProbot({ env: process.env, overrides: { Octokit: AppOctokit, log } });
   // Its logger exists once it has initialized.
   await probot.ready();
   const producer = createRedisConnection({
@@ -45,9 +48,9 @@ export async function workerCommand(argv: string[]): Promise<number> {
   });
   const queues = createQueues({ connection: producer, log: probot.log });
   let workers: ReturnType<typeof startWorkers> | undefined;
-  let probes: ProbeServer;
+  let probes: ProbeServer | undefined;
   try {
-    workers = startWorkers({ probot, queues, registry, env, log: probot.log, ...(clusters ? { clusters } : {}) });
+    // The probes first, so that the start line names the port they answer on.
     probes = await serveProbes({
       port: env.workerPort,
       host: env.workerHost,
@@ -57,18 +60,25 @@ export async function workerCommand(argv: string[]): Promise<number> {
         githubAppCheck(async () => (await probot.auth()).request("GET /app")),
       ],
     });
+    workers = startWorkers({
+      probot,
+      queues,
+      registry,
+      env,
+      log: probot.log,
+      probes: `http://${env.workerHost}:${probes.port}`,
+      ...(clusters ? { clusters } : {}),
+    });
   } catch (error) {
+    await probes?.close();
     await workers?.close();
     await queues.close();
     await producer.quit();
     throw error;
   }
-  probot.log.info(
-    { port: probes.port },
-    `serving /healthz, /readyz and /metrics on http://${env.workerHost}:${probes.port}`,
-  );
+  const served = probes;
   return serveUntilSignal(async () => {
-    await probes.close();
+    await served.close();
     await workers?.close();
     await queues.close();
     await producer.quit();

@@ -44,6 +44,15 @@ const serverEnvSchema = z.object({
       .default(DEFAULT_WORKER_PORT),
   ),
   HOST: z.preprocess(blankIsUnset, z.string().optional()),
+  UNDRIFT_BASE_URL: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) && !/[?#]/.test(value), {
+        error: "expected the http:// or https:// URL GitHub reaches the server at, without a query",
+      })
+      .optional(),
+  ),
 });
 
 /** The parsed environment: REDIS_URL, the cluster registry's path, the snapshot cache, scans at once per cluster, the worker's port. */
@@ -57,6 +66,11 @@ export interface ServerEnv {
   workerPort: number;
   /** HOST (Probot's variable), where the worker's port listens; every interface by default, for probes and scrapes. */
   workerHost: string;
+  /**
+   * UNDRIFT_BASE_URL, without a trailing slash: the address GitHub and browsers reach the web process at
+   * (a path prefix allowed); the setup page registers the webhook URL under it.
+   */
+  baseUrl?: string;
 }
 
 /** A variable that is missing or wrong; a user error, printed as one line. */
@@ -87,5 +101,6 @@ export function parseServerEnv(env: NodeJS.ProcessEnv = process.env, options: { 
     workerHost: parsed.HOST ?? "0.0.0.0",
   };
   if (parsed.UNDRIFT_CLUSTERS !== undefined) serverEnv.clustersFile = parsed.UNDRIFT_CLUSTERS;
+  if (parsed.UNDRIFT_BASE_URL !== undefined) serverEnv.baseUrl = parsed.UNDRIFT_BASE_URL.replace(/\/+$/, "");
   return serverEnv;
 }

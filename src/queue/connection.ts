@@ -61,14 +61,21 @@ const CONNECTION_CODES = new Set([
 /** Per Redis URL in this process: whether it is down, and since when. */
 const outages = new Map<string, { since: number } | undefined>();
 
+/**
+ * Says once per outage that the Redis at `url` is unreachable; later errors, from this or any other
+ * connection to it (Probot's throttling client among them, probot-log.ts), say nothing until one is ready again.
+ */
+export function noteRedisError(url: string, error: Error, log: QueueLog): void {
+  if (outages.get(url)) return;
+  outages.set(url, { since: Date.now() });
+  const shown = printableRedisUrl(url);
+  const why = isRedisConnectionError(error) ? error.message : `${error.name}: ${error.message}`;
+  log.error({ redis: shown }, `Redis at ${shown} is unreachable (${why}); retrying with backoff`);
+}
+
 function watchOutages(connection: Redis, url: string, log: QueueLog): void {
   const shown = printableRedisUrl(url);
-  connection.on("error", (error: Error) => {
-    if (outages.get(url)) return;
-    outages.set(url, { since: Date.now() });
-    const why = isRedisConnectionError(error) ? error.message : `${error.name}: ${error.message}`;
-    log.error({ redis: shown }, `Redis at ${shown} is unreachable (${why}); retrying with backoff`);
-  });
+  connection.on("error", (error: Error) => noteRedisError(url, error, log));
   connection.on("ready", () => {
     const outage = outages.get(url);
     if (!outage) return;

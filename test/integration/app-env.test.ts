@@ -42,6 +42,12 @@ describe("the server environment", () => {
     expect(() => parseServerEnv({ UNDRIFT_WORKER_PORT: "http" })).toThrow(
       /^UNDRIFT_WORKER_PORT: expected a port number from 0 to 65535$/,
     );
+    expect(() => parseServerEnv({ UNDRIFT_BASE_URL: "undrift.example.org" })).toThrow(
+      /^UNDRIFT_BASE_URL: expected the http:\/\/ or https:\/\/ URL GitHub reaches the server at, without a query$/,
+    );
+    expect(parseServerEnv({ UNDRIFT_BASE_URL: "https://gitops.example.net/undrift/" }).baseUrl).toBe(
+      "https://gitops.example.net/undrift",
+    );
     expect(() => parseServerEnv({ UNDRIFT_CLUSTERS: " " }, { requireClusters: true })).toThrow(
       /^UNDRIFT_CLUSTERS: required/,
     );

@@ -1,19 +1,27 @@
 // The app's processes as an operator starts them, each a separate `undrift`
-// process: `start` without credentials serves Probot's setup page (as any
-// Probot app does) and stops on SIGTERM; `worker` names the variable it
+// process: `start` and `web` without credentials serve the setup page, from
+// any folder, registering app.yml with this server's webhook URL, and stop on SIGTERM; `worker` names the variable it
 // misses in one line; `audit` prints the trail from Redis.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
-import { resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseEnv } from "node:util";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { appendAudit } from "../../src/state/audit-log.ts";
+import { useGitHubMock } from "../helpers/github-mock.ts";
+import { startGitHubRelay } from "../helpers/github-relay.ts";
 import { type RedisServer, startRedisServer } from "../helpers/redis-server.ts";
 import { undrift } from "../helpers/scenario.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const cli = resolve(root, "bin/undrift.js");
+const github = useGitHubMock();
 
 let child: ChildProcess | undefined;
 let redisServer: RedisServer | undefined;
@@ -55,21 +63,39 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, timeo
   }
 }
 
+/** Starts `undrift <command>` in `cwd`; returns its output so far. */
+function startIn(command: string, cwd: string, env: NodeJS.ProcessEnv): () => string {
+  let output = "";
+  child = spawn(process.execPath, [cli, command], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const append = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+  return () => output;
+}
+
+/** The manifest the setup page's button posts to GitHub. */
+function manifestOf(html: string): Record<string, unknown> {
+  const value = /id="manifest" value="([^"]*)"/.exec(html)?.[1];
+  if (value === undefined) throw new Error(`no manifest on the page:\n${html}`);
+  const text = value.replace(/&(quot|#39|lt|gt|amp);/g, (_, name: string) =>
+    name === "quot" ? '"' : name === "#39" ? "'" : name === "lt" ? "<" : name === "gt" ? ">" : "&",
+  );
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+const appYml = parseYaml(readFileSync(resolve(root, "app.yml"), "utf8")) as Record<string, unknown>;
+
 describe("undrift start", () => {
-  it("serves Probot's setup page without APP_ID and PRIVATE_KEY, and stops on SIGTERM", async () => {
+  it("serves the setup page without APP_ID and PRIVATE_KEY from any folder, registering app.yml at UNDRIFT_BASE_URL, and stops on SIGTERM", async () => {
     const port = await freePort();
-    let output = "";
-    child = spawn(process.execPath, [cli, "start"], {
-      cwd: root,
-      env: withoutCredentials({ PORT: String(port), HOST: "127.0.0.1" }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
+    const cwd = await mkdtemp(join(tmpdir(), "undrift-setup-"));
+    const output = startIn(
+      "start",
+      cwd,
+      withoutCredentials({ PORT: String(port), HOST: "127.0.0.1", UNDRIFT_BASE_URL: "https://undrift.example.org/" }),
+    );
     const home = await until("the setup page", async () => {
       const response = await fetch(`http://127.0.0.1:${port}/`, { redirect: "manual" });
       return response.status === 302 ? response : undefined;
@@ -79,14 +105,102 @@ describe("undrift start", () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toContain("text/html");
     const html = await page.text();
-    expect(html).toContain("Setup undrift | built with Probot");
+    expect(html).toContain("Set up undrift");
     expect(html).toContain("Register GitHub App");
-    // The manifest Probot posts to GitHub is app.yml's: the events and permissions undrift needs.
-    expect(html).toContain("installation_repositories");
+    // The manifest posted to GitHub is app.yml's (its name, events and permissions), with this server's URLs.
+    const manifest = manifestOf(html);
+    expect(manifest).toMatchObject({
+      name: appYml.name,
+      default_events: appYml.default_events,
+      default_permissions: appYml.default_permissions,
+      public: false,
+      hook_attributes: { url: "https://undrift.example.org/api/github/webhooks" },
+      redirect_url: "https://undrift.example.org/probot/setup",
+    });
+    const importPage = await (await fetch(`http://127.0.0.1:${port}/probot/import`)).text();
+    expect(importPage).toMatch(
+      /Set your app's Webhook URL to<br><b id="webhook-url">https:\/\/undrift\.example\.org\/api\/github\/webhooks<\/b>/,
+    );
+    expect(output()).toContain(
+      `register the GitHub App at http://127.0.0.1:${port}/probot; its webhooks will go to https://undrift.example.org/api/github/webhooks`,
+    );
 
-    child.kill("SIGTERM");
-    const [code] = (await once(child, "exit")) as [number | null];
-    expect(code, output).toBe(0);
+    child!.kill("SIGTERM");
+    const [code] = (await once(child!, "exit")) as [number | null];
+    expect(code, output()).toBe(0);
+    await rm(cwd, { recursive: true, force: true });
+  });
+});
+
+describe("undrift web's setup", () => {
+  it("registers the webhook at the address a proxy forwards from, and writes the new app's credentials to .env in its folder", async () => {
+    const relay = await startGitHubRelay();
+    const port = await freePort();
+    const cwd = await mkdtemp(join(tmpdir(), "undrift-setup-"));
+    try {
+      await writeFile(join(cwd, ".env"), "LOG_LEVEL=info\n");
+      const output = startIn(
+        "web",
+        cwd,
+        withoutCredentials({ PORT: String(port), HOST: "127.0.0.1", GHE_HOST: relay.host, GHE_PROTOCOL: "http" }),
+      );
+      const forwarded = { "x-forwarded-proto": "https", "x-forwarded-host": "gitops.example.net" };
+      const html = await until("the setup page", async () => {
+        const response = await fetch(`http://127.0.0.1:${port}/probot`, { headers: forwarded });
+        return response.status === 200 ? response.text() : undefined;
+      });
+      expect(manifestOf(html)).toMatchObject({
+        name: "undrift",
+        hook_attributes: { url: "https://gitops.example.net/api/github/webhooks" },
+        redirect_url: "https://gitops.example.net/probot/setup",
+      });
+      expect(html).toContain(`action="http://${relay.host}/settings/apps/new"`);
+
+      // GitHub sends the browser back with a one-time code, which converts to the app's credentials.
+      const pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAnot-a-real-key\n-----END RSA PRIVATE KEY-----\n";
+      github.expect({
+        method: "POST",
+        path: "/app-manifests/c0de42/conversions",
+        reply: {
+          status: 201,
+          body: {
+            id: 4242,
+            slug: "undrift-acme",
+            node_id: "A_kwDO",
+            name: "undrift-acme",
+            html_url: "https://github.com/apps/undrift-acme",
+            client_id: "Iv1.0123456789abcdef",
+            client_secret: "client-secret-value",
+            webhook_secret: "webhook-secret-value",
+            pem,
+          },
+        },
+      });
+      const back = await fetch(`http://127.0.0.1:${port}/probot/setup?code=c0de42`, {
+        redirect: "manual",
+        headers: forwarded,
+      });
+      expect(back.status).toBe(302);
+      expect(back.headers.get("location")).toBe("https://github.com/apps/undrift-acme/installations/new");
+      const dotEnv = await readFile(join(cwd, ".env"), "utf8");
+      expect(parseEnv(dotEnv)).toEqual({
+        LOG_LEVEL: "info",
+        APP_ID: "4242",
+        PRIVATE_KEY: pem,
+        WEBHOOK_SECRET: "webhook-secret-value",
+        GITHUB_CLIENT_ID: "Iv1.0123456789abcdef",
+        GITHUB_CLIENT_SECRET: "client-secret-value",
+      });
+      // It holds the private key: for its owner only.
+      expect((await stat(join(cwd, ".env"))).mode & 0o777).toBe(0o600);
+      await until("the restart line", async () => (output().includes("restart undrift") ? true : undefined));
+      expect(output()).not.toMatch(/not-a-real-key|webhook-secret-value|client-secret-value/);
+      child!.kill("SIGTERM");
+      await once(child!, "exit");
+    } finally {
+      await relay.close();
+      await rm(cwd, { recursive: true, force: true });
+    }
   });
 });
 

@@ -138,8 +138,10 @@ describe("undrift worker's probes", () => {
     expect(lines.filter((m) => m.includes("unreachable"))).toEqual([
       `Redis at redis://:***@127.0.0.1:${redisPort} is unreachable (connect ECONNREFUSED 127.0.0.1:${redisPort}); retrying with backoff`,
     ]);
-    expect(lines).toContain("undrift workers started");
-    expect(lines).toContain(`serving /healthz, /readyz and /metrics on http://127.0.0.1:${port}`);
+    // One line says what it serves, from which queue, and where its probes answer.
+    expect(lines.filter((m) => m.startsWith("undrift workers started"))).toEqual([
+      `undrift workers started for test (queue undrift-scan.test), 2 scans at once per cluster; /healthz, /readyz and /metrics on http://127.0.0.1:${port}`,
+    ]);
     expect(lines.filter((m) => /queue worker error|redis error/.test(m))).toEqual([]);
     expect(output()).not.toContain("Unhandled error event");
     expect(output()).not.toContain("hunter2");
@@ -147,7 +149,7 @@ describe("undrift worker's probes", () => {
     child!.kill("SIGTERM");
     const [code] = (await once(child!, "exit")) as [number | null];
     expect(code, output()).toBe(0);
-    expect(messages(output()).map((m) => m.msg)).toContain("undrift workers stopped");
+    expect(messages(output()).map((m) => m.msg)).toContain("undrift workers stopped for test");
   });
 
   it("is ready once Redis answers and GitHub accepted the App's credentials, and logs that it stopped", async () => {
@@ -170,7 +172,7 @@ describe("undrift worker's probes", () => {
     child!.kill("SIGTERM");
     const [code] = (await once(child!, "exit")) as [number | null];
     expect(code, output()).toBe(0);
-    expect(messages(output()).map((m) => m.msg)).toContain("undrift workers stopped");
+    expect(messages(output()).map((m) => m.msg)).toContain("undrift workers stopped for test");
   });
 
   it("says once that Redis went away and once that it is back", async () => {
@@ -183,7 +185,7 @@ describe("undrift worker's probes", () => {
     redisServer = await startRedisServer();
     const port = await freePort();
     const output = await startProcess("worker", { REDIS_URL: redisServer.url, UNDRIFT_WORKER_PORT: String(port) });
-    await until("the workers", async () => (output().includes("undrift workers started") ? true : undefined));
+    await until("the workers", async () => (output().includes("undrift workers started for test") ? true : undefined));
     await until("Redis to be ready", async () =>
       (await get(port, "/readyz")).body.includes("[-]redis") ? undefined : true,
     );
@@ -219,6 +221,40 @@ describe("undrift start's probes", () => {
     child!.kill("SIGTERM");
     const [code] = (await once(child!, "exit")) as [number | null];
     expect(code, output()).toBe(0);
+  });
+});
+
+describe("undrift start through a Redis outage", () => {
+  it("says once in one line that Redis went away and once that it is back, Probot's throttling client included", async () => {
+    // The resync at boot lists the installations, once Redis (which the throttling waits on) answers.
+    github.expect({ method: "GET", path: "/app/installations", reply: { body: [] } });
+    redisServer = await startRedisServer();
+    const port = await freePort();
+    const output = await startProcess("start", { REDIS_URL: redisServer.url, PORT: String(port) });
+    await until("the workers", async () => (output().includes("undrift workers started for test") ? true : undefined));
+    const startLine = messages(output()).find((m) => m.msg?.startsWith("undrift workers started"));
+    expect(startLine?.msg).toBe(
+      `undrift workers started for test (queue undrift-scan.test), 2 scans at once per cluster; /healthz, /readyz and /metrics on http://127.0.0.1:${port}`,
+    );
+    await until("the resync", async () => (output().includes("schedulers resynced") ? true : undefined));
+    const before = messages(output()).length;
+    // Long enough for every client to try again many times: ioredis' default backoff, which Probot's client keeps, is 2 s at most.
+    const restarted = redisServer.restart({ downMs: 8000 });
+    await until("the outage line", async () => (output().includes("is unreachable") ? true : undefined));
+    await restarted;
+    await until("the recovery line", async () => (output().includes("is reachable again") ? true : undefined));
+    // A moment for any late error of a client that reconnects after the others.
+    await new Promise((r) => setTimeout(r, 3000));
+    const during = messages(output()).slice(before) as Array<{ msg?: string; level?: number }>;
+    expect(during.filter((m) => (m.level ?? 0) >= 50).map((m) => m.msg)).toEqual([
+      `Redis at ${redisServer.url} is unreachable (connect ECONNREFUSED 127.0.0.1:${redisServer.port}); retrying with backoff`,
+    ]);
+    expect(during.filter((m) => m.msg?.includes("reachable again"))).toHaveLength(1);
+    expect(output()).not.toContain("Unhandled error event");
+    child!.kill("SIGTERM");
+    const [code] = (await once(child!, "exit")) as [number | null];
+    expect(code, output()).toBe(0);
+    expect(messages(output()).map((m) => m.msg)).toContain("undrift workers stopped for test");
   });
 });
 
