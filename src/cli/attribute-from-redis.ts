@@ -6,6 +6,7 @@
 // main.ts loads this file only when REDIS_URL is set, so a plain scan starts
 // without Redis' client.
 
+import type { Redis } from "ioredis";
 import { printableRedisUrl } from "../config/redis-url.ts";
 import { attributeActors, resourceKey } from "../drift/attribute-actors.ts";
 import { keyString } from "../model/object-key.ts";
@@ -18,18 +19,27 @@ import type { Attribution } from "./scan-command.ts";
 export function recordsFromEnv(env: NodeJS.ProcessEnv = process.env): Attribution | undefined {
   const url = env.REDIS_URL?.trim();
   if (!url) return undefined;
-  const silent = { info() {}, warn() {}, error() {} };
-  const redis = createRedisConnection({ role: "producer", url, name: "undrift-scan-records", log: silent });
-  // The command says an outage once, as its error (below), not as a stream of connection lines.
-  redis.on("error", () => {});
+  // Connected on the first drifted report, not before: a scan that refuses its flags, fails on its
+  // kubeconfig or finds no drift never opens Redis, so nothing is left retrying to keep the process alive.
+  let redis: Redis | undefined;
+  let records: ReturnType<typeof writeRecords> | undefined;
+  const open = () => {
+    if (records) return records;
+    const silent = { info() {}, warn() {}, error() {} };
+    redis = createRedisConnection({ role: "producer", url, name: "undrift-scan-records", log: silent });
+    // The command says an outage once, as its error (below), not as a stream of connection lines.
+    redis.on("error", () => {});
+    records = writeRecords({ redis, prefix: env.UNDRIFT_RECORDS_PREFIX?.trim() || "undrift" });
+    return records;
+  };
   let warned = false;
-  const records = writeRecords({ redis, prefix: env.UNDRIFT_RECORDS_PREFIX?.trim() || "undrift" });
   return {
     async attribute(report, cluster) {
       const drifted = report.resources.filter((r) => r.changes.length > 0);
       if (drifted.length === 0) return report;
       const byKey = new Map<string, WriteRecord[]>();
       try {
+        const records = open();
         for (const resource of drifted) {
           const key = resourceKey(resource);
           byKey.set(keyString(key), await records.forObject(cluster, key));
@@ -48,6 +58,6 @@ export function recordsFromEnv(env: NodeJS.ProcessEnv = process.env): Attributio
       }
       return attributeActors(report, (key) => byKey.get(key) ?? []);
     },
-    close: () => redis.disconnect(),
+    close: () => redis?.disconnect(),
   };
 }

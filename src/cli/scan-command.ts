@@ -44,18 +44,19 @@ export interface Attribution {
 
 /** `attribution` is main.ts's to give, only when REDIS_URL is set: a scan without it never loads Redis' client. */
 export async function scanCommand(argv: string[], deps: { attribution?: Attribution } = {}): Promise<number> {
-  const args = parseTargetArgs(argv, { options: scan.flags, outputs: scanOutputs });
-  const output = args.output;
-  const choice = await resolveTargets({
-    repoDir: args.repo,
-    target: args.target,
-    all: args.values.all,
-    cluster: args.values.cluster,
-  });
-  const kubeConfig = args.kubeConfig();
-  const text = { color: args.color, cluster: clusterLabel(kubeConfig) };
   const records = deps.attribution;
+  // Closed however the command ends, a refused flag included: an open client would keep the process alive.
   try {
+    const args = parseTargetArgs(argv, { options: scan.flags, outputs: scanOutputs });
+    const output = args.output;
+    const choice = await resolveTargets({
+      repoDir: args.repo,
+      target: args.target,
+      all: args.values.all,
+      cluster: args.values.cluster,
+    });
+    const kubeConfig = args.kubeConfig();
+    const text = { color: args.color, cluster: clusterLabel(kubeConfig) };
     return await scanTargets({ args, choice, output, text, kubeConfig, records });
   } finally {
     records?.close();

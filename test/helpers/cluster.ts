@@ -39,8 +39,8 @@ export async function kubectl(args: string[], input?: string): Promise<string> {
   return stdout;
 }
 
-/** A kubeconfig (YAML text) for a cluster that is not there: a loopback port that was just closed. */
-export async function closedPortKubeconfig(): Promise<string> {
+/** A loopback port that was just closed: nothing answers there. */
+export async function closedPort(): Promise<number> {
   const server = createServer();
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -48,6 +48,12 @@ export async function closedPortKubeconfig(): Promise<string> {
   const port = typeof address === "object" && address ? address.port : 0;
   server.close();
   await once(server, "close");
+  return port;
+}
+
+/** A kubeconfig (YAML text) for a cluster that is not there: a loopback port that was just closed. */
+export async function closedPortKubeconfig(): Promise<string> {
+  const port = await closedPort();
   return stringify({
     apiVersion: "v1",
     kind: "Config",

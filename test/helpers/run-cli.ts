@@ -12,11 +12,18 @@ export interface CliResult {
   stderr: string;
 }
 
-/** `env` replaces the process's environment (NO_COLOR is always set); default: this process's. */
-export async function undrift(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+/**
+ * `env` replaces the process's environment (NO_COLOR is always set); default: this process's.
+ * `timeoutMs` kills a run that does not exit by then and fails (a command that hangs, not one that is slow).
+ */
+export async function undrift(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<CliResult> {
   try {
     const { stdout, stderr } = await run(process.execPath, [cli, ...args], {
       maxBuffer: 256 << 20,
+      ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
       env: { ...(options.env ?? process.env), NO_COLOR: "1" },
     });
     return { code: 0, stdout, stderr };

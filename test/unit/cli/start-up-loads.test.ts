@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { closedPortKubeconfig } from "../../helpers/cluster.ts";
+import { closedPort, closedPortKubeconfig } from "../../helpers/cluster.ts";
 import { tempRepo } from "../desired/temp-repo.ts";
 
 const run = promisify(execFile);
@@ -18,13 +18,25 @@ afterEach(async () => {
   await Promise.all(scratch.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-/** The URLs `undrift args` loaded, and its exit code. */
-async function loadsOf(args: string[]): Promise<{ code: number; stderr: string; urls: string[] }> {
+/**
+ * The URLs `undrift args` loaded, and its exit code. REDIS_URL is left out unless `redisUrl` gives one
+ * (CI exports it): with it a scan reads who changed what from Redis, and loads Redis' client for that.
+ */
+async function loadsOf(
+  args: string[],
+  options: { redisUrl?: string } = {},
+): Promise<{ code: number; stderr: string; urls: string[] }> {
   const dir = await mkdtemp(join(tmpdir(), "undrift-loads-"));
   scratch.push(dir);
   const file = join(dir, "loads.txt");
   await writeFile(file, "");
-  const env = { ...process.env, UNDRIFT_RECORD_LOADS: file, NO_COLOR: "1" };
+  const { REDIS_URL: _r, ...rest } = process.env;
+  const env = {
+    ...rest,
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+    UNDRIFT_RECORD_LOADS: file,
+    NO_COLOR: "1",
+  };
   const argv = ["--import", recorder, resolve(root, "bin/undrift.js"), ...args];
   const result = await run(process.execPath, argv, { cwd: root, env }).then(
     (r) => ({ code: 0, stderr: r.stderr }),
@@ -82,5 +94,22 @@ describe("what a CLI run loads", { timeout: 60_000 }, () => {
     // Node's bundled undici (fetch, WebSocket) comes with an ES import of node:http: nothing here fetches.
     expect(urls).toContain("node-internal:internal/tls/wrap");
     expect(urls.filter((url) => url.startsWith("node-internal:internal/deps/undici"))).toEqual([]);
+  });
+
+  it("undrift scan with REDIS_URL loads Redis' client for the records, and still not the server", async () => {
+    const repo = await tempRepo({
+      ".github/undrift.yml": "targets:\n- {name: app, cluster: test, path: manifests, namespace: default}\n",
+      "manifests/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {a: '1'}\n",
+    });
+    const kubeconfig = join(repo, "kubeconfig");
+    await writeFile(kubeconfig, await closedPortKubeconfig());
+    const args = ["scan", "--repo", repo, "--target", "app", "--kubeconfig", kubeconfig];
+    const { code, stderr, urls } = await loadsOf(args, { redisUrl: `redis://127.0.0.1:${await closedPort()}` });
+    // It ended on the unreachable cluster, before any report needed a record: no word of Redis.
+    expect({ code, stderr }).toMatchObject({ code: 2, stderr: expect.not.stringMatching(/REDIS_URL/) });
+    const packages = packagesOf(urls);
+    expect(packages).toContain("ioredis");
+    expect(packages.filter((name) => /^(probot|bullmq|octokit|@octokit\/.*)$/.test(name))).toEqual([]);
+    expect(srcFoldersOf(urls).filter((folder) => /^(app|github|worker)$/.test(folder))).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noKubeconfigMessage } from "../../../src/live/load-kubeconfig.ts";
+import { closedPort } from "../../helpers/cluster.ts";
 import { undrift } from "../../helpers/run-cli.ts";
 
 let home: string;
@@ -113,5 +114,23 @@ describe("KUBECONFIG naming files that do not exist", () => {
       env: { ...env, KUBECONFIG: `${missing}:${present}` },
     });
     expect(result).toEqual(refused(`${present}: no current cluster`));
+  });
+});
+
+describe("with REDIS_URL set (a scan that would name who changed what)", () => {
+  // A refusal comes before any Redis is needed, so it must not open a connection that keeps
+  // the process alive: REDIS_URL points at a closed port, where a client retries for ever.
+  it("refuses the same flags and exits, at once", async () => {
+    const redisEnv = { ...env, REDIS_URL: `redis://127.0.0.1:${await closedPort()}` };
+    const run = (args: string[]) => undrift(args, { env: redisEnv, timeoutMs: 20_000 });
+    expect(await run(["scan", "--repo", repos.one!, "--color", "yes"])).toEqual(
+      refused('--color: expected one of auto, always, never, got "yes"'),
+    );
+    expect(await run(["scan", "--repo", repos.two!])).toEqual(
+      refused(
+        "--target is required: .github/undrift.yml has 2 targets (shop, infra); name one, or --all for every one",
+      ),
+    );
+    expect(await run(["scan", "--repo", repos.one!])).toEqual(refused(noKubeconfigMessage));
   });
 });
