@@ -122,8 +122,11 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
     ? Promise.resolve(params.rendered)
     : renderInWorker({ repoDir: params.repoDir, target });
   const declared = rendering.then((r) => new Set(r.objects.map(({ object }) => declaredKind(object))));
+  // A failed render is the scan's error (awaited in Promise.all below); `declared` and the LISTs fail with
+  // it, or on their own, and are awaited later or never (the cluster failed first): heard here, not unhandled.
+  declared.catch(() => undefined);
   const listing = session.listTracked(target.tracking.selector, declared);
-  listing.catch(() => undefined); // a failed render is the scan's error; the LISTs' own failure is awaited below
+  listing.catch(() => undefined);
   const [rendered, revision, jq, discovered] = await Promise.all([
     rendering,
     params.revision ?? repoRevision(params.repoDir),
