@@ -11,6 +11,7 @@ import { renderCodifyText } from "../report/codify/render-codify-text.ts";
 import { codifyTarget } from "../stages/codify/codify-target.ts";
 import { pickTarget } from "../stages/scan/scan-target.ts";
 import { checkCleanTree } from "./check-clean-tree.ts";
+import { clusterLabel } from "./cluster-label.ts";
 import { codify, codifyOutputs } from "./command-specs.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
 import { resolveTargets } from "./resolve-targets.ts";
@@ -34,7 +35,9 @@ export async function codifyCommand(argv: string[]): Promise<number> {
   const result = await codifyTarget({ repoDir: args.repo, targetName, kubeConfig, config });
   if (!dryRun) await writeFileChanges({ repoDir: args.repo, changes: result.files });
   process.stdout.write(
-    output === "json" ? renderCodifyJson(result, { dryRun }) : renderCodifyText(result, { dryRun, color: args.color }),
+    output === "json"
+      ? renderCodifyJson(result, { dryRun })
+      : renderCodifyText(result, { dryRun, color: args.color, cluster: clusterLabel(kubeConfig) }),
   );
   return result.notCodified.length + result.problems.length > 0 ? 1 : 0;
 }

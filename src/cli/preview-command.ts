@@ -5,10 +5,12 @@
 
 import { ClusterSession } from "../live/cluster-session.ts";
 import type { PreviewReport } from "../model/preview-report.ts";
+import type { ClusterWhere } from "../report/cluster-where.ts";
 import { renderPreviewComment } from "../report/preview/render-preview-comment.ts";
 import { renderPreviewJson } from "../report/preview/render-preview-json.ts";
 import { renderPreviewText } from "../report/preview/render-preview-text.ts";
 import { previewTarget } from "../stages/preview/preview-target.ts";
+import { clusterLabel } from "./cluster-label.ts";
 import { preview, previewOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
 import { gitRefTree, type RefTree } from "./git-ref-tree.ts";
@@ -66,7 +68,9 @@ export async function previewCommand(argv: string[]): Promise<number> {
       if (report.error) process.stderr.write(`${choice.all ? `${report.target}: ` : ""}${errorLine(report)}\n`);
     }
     progress.stop();
-    process.stdout.write(format(reports, args.output, { color: args.color, all: choice.all }));
+    process.stdout.write(
+      format(reports, args.output, { color: args.color, all: choice.all, cluster: clusterLabel(kubeConfig) }),
+    );
     return worstExitCode(reports.map(previewExitCode));
   } finally {
     progress.stop();
@@ -78,7 +82,7 @@ export async function previewCommand(argv: string[]): Promise<number> {
 function format(
   reports: PreviewReport[],
   output: (typeof previewOutputs)[number],
-  options: { color: boolean; all: boolean },
+  options: { color: boolean; all: boolean; cluster: ClusterWhere },
 ): string {
   if (output === "json") {
     if (!options.all) return renderPreviewJson(reports[0]!);
@@ -91,7 +95,7 @@ function format(
   if (output === "markdown") {
     return `${renderPreviewComment({ head: reports[0]!.head, previews: reports }).join("\n\n")}\n`;
   }
-  return reports.map((r) => renderPreviewText(r, { color: options.color })).join("\n");
+  return reports.map((r) => renderPreviewText(r, { color: options.color, cluster: options.cluster })).join("\n");
 }
 
 /** The head render's failure as the contract's one line: `file:line: message` (the message names the file when it can). */

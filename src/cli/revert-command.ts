@@ -1,10 +1,12 @@
 // undrift revert --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--prune] [--force-prune]
 //   [--propagation background|foreground|orphan] [--wait | --no-wait] [--dry-run] [--output text|json]
+
 import type { PropagationPolicy } from "../live/delete-object.ts";
 import type { WaitMode } from "../model/change-set.ts";
 import { renderRevertText } from "../report/revert/render-revert-text.ts";
 import { revertExitCode } from "../stages/revert/revert-exit-code.ts";
 import { revertTarget } from "../stages/revert/revert-target.ts";
+import { clusterLabel } from "./cluster-label.ts";
 import { revert, revertOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
 import { interruptibleRevert } from "./interruptible-revert.ts";
@@ -44,11 +46,12 @@ export async function revertCommand(argv: string[]): Promise<number> {
   const choice = await resolveTargets({ repoDir: target.repo, target: target.target });
 
   // Progress on a terminal's stderr; Ctrl-C stops it with the report of what was applied (exit 130).
+  const kubeConfig = target.kubeConfig();
   const result = await interruptibleRevert({ output }, (hooks) =>
     revertTarget({
       repoDir: target.repo,
       targetName: choice.names[0]!,
-      kubeConfig: target.kubeConfig(),
+      kubeConfig,
       prune: args.prune,
       forcePrune: args["force-prune"],
       dryRun: args["dry-run"],
@@ -58,7 +61,9 @@ export async function revertCommand(argv: string[]): Promise<number> {
     }),
   );
   process.stdout.write(
-    output === "json" ? `${JSON.stringify(result, null, 2)}\n` : renderRevertText(result, { color: target.color }),
+    output === "json"
+      ? `${JSON.stringify(result, null, 2)}\n`
+      : renderRevertText(result, { color: target.color, cluster: clusterLabel(kubeConfig) }),
   );
   return revertExitCode(result);
 }

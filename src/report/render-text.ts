@@ -4,6 +4,7 @@ import { styleText } from "node:util";
 import { objectLabel, sourceLabel } from "../model/object-label.ts";
 import { oneLine } from "../model/one-line.ts";
 import type { DriftReport, ResourceReport } from "../model/types.ts";
+import { type ClusterWhere, clusterWhere } from "./cluster-where.ts";
 import { describeChange } from "./describe-change.ts";
 import { summaryLine } from "./summary-line.ts";
 import { unifiedDiff } from "./unified-diff.ts";
@@ -12,7 +13,7 @@ export interface RenderTextOptions {
   /** Colour with ANSI codes; the caller decides (TTY, NO_COLOR, --color), this module never guesses. */
   color: boolean;
   /** The kubeconfig context and API server compared with, named in the header as `flux diff` and `kubectl -v` let one see. */
-  cluster?: { context: string; server: string };
+  cluster?: ClusterWhere;
 }
 
 type Style = Parameters<typeof styleText>[0];
@@ -22,7 +23,7 @@ export function renderText(report: DriftReport, options: RenderTextOptions): str
   // validateStream: false, because the caller has already decided; styleText would otherwise look at stdout.
   const paint = (style: Style, text: string) =>
     options.color ? styleText(style, text, { validateStream: false }) : text;
-  const where = options.cluster ? ` (context ${options.cluster.context}, server ${options.cluster.server})` : "";
+  const where = clusterWhere(options.cluster);
   const sections: string[][] = [[paint("bold", oneLine(`${summaryLine(report)}${where}`))]];
   for (const resource of report.resources) {
     if (resource.status !== "in-sync") sections.push(resourceLines(resource, paint));

@@ -63,3 +63,9 @@ export async function closedPortKubeconfig(): Promise<string> {
     "current-context": "down",
   });
 }
+
+/** ` (context admin, server https://127.0.0.1:...)`: what a text header must name, read from the test kubeconfig itself. */
+export function clusterWhereOf(kubeconfig = kubeconfigPath()): string {
+  const kc = loadKubeconfig({ kubeconfig });
+  return ` (context ${kc.getCurrentContext()}, server ${kc.getCurrentCluster()!.server})`;
+}

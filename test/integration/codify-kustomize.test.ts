@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { kubeconfigPath } from "../helpers/cluster.ts";
+import { clusterWhereOf, kubeconfigPath } from "../helpers/cluster.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
 const base = {
@@ -200,6 +200,8 @@ spec:
     );
     const second = await codify(s);
     expect(second.code).toBe(0);
-    expect(second.stdout).toBe(`target ${s.target}: nothing to codify, Git declares what the cluster runs\n`);
+    expect(second.stdout).toBe(
+      `target ${s.target}: nothing to codify, Git declares what the cluster runs${clusterWhereOf()}\n`,
+    );
   });
 });

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { PreviewReport } from "../../src/model/preview-report.ts";
 import { previewReportSchema } from "../../src/report/preview/preview-json-schema.ts";
-import { kubeconfigPath } from "../helpers/cluster.ts";
+import { clusterWhereOf, kubeconfigPath } from "../helpers/cluster.ts";
 import { webDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
@@ -142,6 +142,8 @@ describe("undrift preview", () => {
 
     const text = await preview(s, "text");
     expect(text.code).toBe(1);
+    // The first line names the context and server compared with, as scan's does.
+    expect(text.stdout.split("\n")[0]).toContain(clusterWhereOf());
     expect(text.stdout).toContain("/spec/replicas");
     const markdown = await preview(s, "markdown");
     expect(markdown.stdout).toContain("/spec/replicas");

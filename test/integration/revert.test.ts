@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ObjectRecord, RevertResult } from "../../src/model/change-set.ts";
 import { revertResultSchema } from "../../src/report/revert/revert-json-schema.ts";
-import { kubeconfigPath } from "../helpers/cluster.ts";
+import { clusterWhereOf, kubeconfigPath } from "../helpers/cluster.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
 const deployment = `# The web tier.
@@ -306,7 +306,7 @@ describe("undrift revert --dry-run", () => {
     ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
-      `${s.target} (dry run, nothing changed): 1 configured, 1 unchanged
+      `${s.target} (dry run, nothing changed): 1 configured, 1 unchanged${clusterWhereOf()}
 configured  v1 ConfigMap ${s.namespace}/settings
             fields: /data/LOG_LEVEL
             taken over from: kubectl-patch

@@ -4,8 +4,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
-import { kubeconfigPath } from "../helpers/cluster.ts";
+import { kubeconfigPath, clusterWhereOf as where } from "../helpers/cluster.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
 const ESC = "\u001b[";
@@ -14,12 +13,6 @@ const configMap = (name: string, value = "1") =>
 
 let current: Scenario | undefined;
 afterEach(() => current?.cleanup());
-
-/** ` (context admin, server https://127.0.0.1:...)`: what the header must name, read from the kubeconfig itself. */
-function where(): string {
-  const kc = loadKubeconfig({ kubeconfig: kubeconfigPath() });
-  return ` (context ${kc.getCurrentContext()}, server ${kc.getCurrentCluster()!.server})`;
-}
 
 /** The scenario's target in sync, a second target whose object is missing, and optionally a third that does not render. */
 async function threeTargets(options: { broken: boolean }) {
@@ -87,6 +80,22 @@ describe("the one target of a config", () => {
     await current.applyGit();
     const result = await undrift(["scan", "--repo", current.repoDir, "--kubeconfig", kubeconfigPath()]);
     expect(result).toEqual({ code: 0, stdout: `${current.target}: in sync (1 object)${where()}\n`, stderr: "" });
+  });
+});
+
+describe("the header of codify and revert", () => {
+  it("names the context and server, as scan's does; JSON has no header", async () => {
+    current = scenario({ files: { "manifests/a.yaml": configMap("a") } });
+    const s = current;
+    await s.applyGit();
+    await kubectl(["-n", s.namespace, "patch", "configmap", "a", "-p", '{"data":{"a":"2"}}']);
+    const base = ["--repo", s.repoDir, "--target", s.target, "--kubeconfig", kubeconfigPath(), "--dry-run"];
+    const codify = await undrift(["codify", ...base]);
+    expect(codify.stdout.split("\n")).toContain(`target ${s.target}: would codify 1 object, 0 not codified${where()}`);
+    const revert = await undrift(["revert", ...base]);
+    expect(revert.stdout.split("\n")[0]).toBe(`${s.target} (dry run, nothing changed): 1 configured${where()}`);
+    const json = await undrift(["revert", ...base, "-o", "json"]);
+    expect(json.stdout).not.toContain("(context ");
   });
 });
 

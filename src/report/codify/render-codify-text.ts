@@ -7,11 +7,18 @@ import { objectLabel } from "../../model/object-label.ts";
 import type { DriftStatus } from "../../model/types.ts";
 import type { CodifyResult } from "../../remediate/codify/codify-result.ts";
 import { filesDiff } from "../../remediate/codify/files-diff.ts";
+import { type ClusterWhere, clusterWhere } from "../cluster-where.ts";
 
 type Style = Parameters<typeof styleText>[0];
 
-/** `color`: ANSI codes, as the caller decided (TTY, NO_COLOR, FORCE_COLOR, --color); none by default. */
-export function renderCodifyText(result: CodifyResult, options: { dryRun: boolean; color?: boolean }): string {
+/**
+ * `color`: ANSI codes, as the caller decided (TTY, NO_COLOR, FORCE_COLOR, --color); none by default.
+ * `cluster`: the context and server read, named in the summary line.
+ */
+export function renderCodifyText(
+  result: CodifyResult,
+  options: { dryRun: boolean; color?: boolean; cluster?: ClusterWhere },
+): string {
   const { files, codified, notCodified, problems } = result;
   // validateStream: false, because the caller has already decided; styleText would otherwise look at stdout.
   const paint = (style: Style, text: string) =>
@@ -31,7 +38,7 @@ export function renderCodifyText(result: CodifyResult, options: { dryRun: boolea
     codified.length + notCodified.length === 0
       ? `target ${result.target}: nothing to codify, Git declares what the cluster runs`
       : `target ${result.target}: ${verb} ${count(codified.length, "object")}, ${notCodified.length} not codified`;
-  sections.push(paint("bold", summary));
+  sections.push(paint("bold", `${summary}${clusterWhere(options.cluster)}`));
   if (files.length > 0) {
     const mark = (f: (typeof files)[number]) => (f.before === undefined ? "A" : f.after === undefined ? "D" : "M");
     sections.push(

@@ -11,6 +11,7 @@ import {
   type PrunePreview,
   previewFinding,
 } from "../../model/preview-report.ts";
+import { type ClusterWhere, clusterWhere } from "../cluster-where.ts";
 import { plural } from "../summary-line.ts";
 import { unifiedDiff } from "../unified-diff.ts";
 import { countsLine } from "./counts-line.ts";
@@ -20,6 +21,8 @@ import { shortRevision } from "./short-revision.ts";
 export interface RenderPreviewTextOptions {
   /** Colour with ANSI codes; the caller decides (TTY, NO_COLOR, --color), this module never guesses. */
   color?: boolean;
+  /** The kubeconfig context and server compared with, named in the first line. */
+  cluster?: ClusterWhere;
 }
 
 type Style = Parameters<typeof styleText>[0];
@@ -48,9 +51,11 @@ export function renderPreviewText(report: PreviewReport, options: RenderPreviewT
     const what = report.status === "render-failed" ? "head does not render" : "could not preview";
     const at = report.error && errorLocation(report.error);
     const message = report.error?.message ?? "no reason given";
-    return `${paint("bold", oneLine(`${where}: ${what}`))}\n${paint("red", `error: ${at ? `${oneLine(at)}: ` : ""}${safe(message)}`)}\n`;
+    return `${paint("bold", oneLine(`${where}: ${what}${clusterWhere(options.cluster)}`))}\n${paint("red", `error: ${at ? `${oneLine(at)}: ` : ""}${safe(message)}`)}\n`;
   }
-  const sections: string[][] = [[paint("bold", oneLine(`${where}: ${countsLine(report.summary)}`))]];
+  const sections: string[][] = [
+    [paint("bold", oneLine(`${where}: ${countsLine(report.summary)}${clusterWhere(options.cluster)}`))],
+  ];
   for (const resource of report.resources) {
     if (resource.action !== "unchanged") sections.push(resourceLines(resource, paint));
   }

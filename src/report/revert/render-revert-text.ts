@@ -7,6 +7,7 @@ import { type Action, actions, type ObjectRecord, type RevertResult } from "../.
 import type { Health } from "../../model/health.ts";
 import { objectLabel } from "../../model/object-label.ts";
 import { oneLine } from "../../model/one-line.ts";
+import { type ClusterWhere, clusterWhere } from "../cluster-where.ts";
 
 const width = Math.max(...actions.map((a) => a.length)) + 2;
 
@@ -23,11 +24,17 @@ const actionStyles: Record<Action, Style | undefined> = {
   failed: "red",
 };
 
-/** The result as terminal text, ending with a newline; `color`: ANSI codes, as the caller decided. */
-export function renderRevertText(result: RevertResult, options: { color?: boolean } = {}): string {
+/**
+ * The result as terminal text, ending with a newline; `color`: ANSI codes, as the caller decided;
+ * `cluster`: the context and server written to, named in the summary line.
+ */
+export function renderRevertText(
+  result: RevertResult,
+  options: { color?: boolean; cluster?: ClusterWhere } = {},
+): string {
   // validateStream: false, because the caller has already decided; styleText would otherwise look at stdout.
   const paint: Paint = (style, text) => (options.color ? styleText(style, text, { validateStream: false }) : text);
-  const lines = [paint("bold", oneLine(summaryOf(result)))];
+  const lines = [paint("bold", oneLine(`${summaryOf(result)}${clusterWhere(options.cluster)}`))];
   for (const record of result.resources) lines.push(...recordLines(record, paint));
   if (result.problems.length > 0) {
     lines.push("", paint("bold", "problems:"));

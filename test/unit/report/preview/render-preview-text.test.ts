@@ -20,6 +20,13 @@ describe("renderPreviewText", () => {
     );
   });
 
+  it("names the kubeconfig context and server compared with at the end of that line, when told them", () => {
+    const cluster = { context: "kind-prod", server: "https://127.0.0.1:6443" };
+    expect(renderPreviewText(samplePreview(), { cluster }).split("\n")[0]).toBe(
+      `${lines[0]} (context kind-prod, server https://127.0.0.1:6443)`,
+    );
+  });
+
   it("marks created and changed objects and lists each changed field from live to head", () => {
     expect(lines).toContain("~ change: apps/v1 Deployment shop/web (shop/web.yaml#1)");
     expect(lines).toContain("  /spec/replicas: 2 → 3");

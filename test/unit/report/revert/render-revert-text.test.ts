@@ -83,6 +83,14 @@ unchanged   v1 ConfigMap shop/same
     );
     expect(text).not.toContain("\u001b");
   });
+
+  it("names the kubeconfig context and server written to in the summary line, when told them", () => {
+    const cluster = { context: "kind-prod", server: "https://127.0.0.1:6443" };
+    const text = renderRevertText(result([{ ...cm, action: "unchanged" }], true), { cluster });
+    expect(text.split("\n")[0]).toBe(
+      "shop (dry run, nothing changed): 1 unchanged (context kind-prod, server https://127.0.0.1:6443)",
+    );
+  });
 });
 
 describe("the exit code of a revert", () => {
