@@ -98,6 +98,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`undrift ${version()}\n`);
     return 0;
   }
+  // Hidden, as cobra's: kubectl's plugin completion (bin/kubectl_complete-undrift) asks it, words as typed.
+  if (name === "__complete") return (await import("./complete-command.ts")).completeCommand(rest);
   const load = commands[name];
   if (!load) throw new UsageError(`unknown command "${name}" (try undrift --help)`);
   if (asksForHelp(rest)) return commandHelp(name);

@@ -10,7 +10,10 @@ const globals = ["help", "--help", "--version"];
 type Specs = Record<string, CommandSpec>;
 
 /** How a flag's value is completed: its choices, folders, files, contexts, or nothing to guess. */
-function valueKind(long: string, flag: Flag): { choices: readonly string[] } | "dir" | "file" | "context" | "none" {
+export function valueKind(
+  long: string,
+  flag: Flag,
+): { choices: readonly string[] } | "dir" | "file" | "context" | "none" {
   if (flag.choices) return { choices: flag.choices };
   if (flag.value === "DIR") return "dir";
   if (flag.value === "FILE") return "file";

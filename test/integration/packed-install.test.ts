@@ -170,4 +170,11 @@ describe("the packed package, installed with npm install -g", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("kubectl undrift scan --repo DIR --target NAME");
   });
+
+  it("completes in kubectl's own completion: the package installs kubectl_complete-undrift", async () => {
+    const nodeBin = dirname(process.execPath);
+    // What kubectl's bash and zsh scripts run on <TAB> after `kubectl undrift scan --output `.
+    const answer = await installed(nodeBin, "kubectl", ["__complete", "undrift", "scan", "--output", ""]);
+    expect(answer.stdout).toBe("text\njson\nmarkdown\n:4\n");
+  });
 });
