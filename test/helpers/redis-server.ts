@@ -5,10 +5,10 @@
 // folder, as a Redis with persistence comes back after a rolling restart.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
+import { freePort } from "../../scripts/cluster/processes.ts";
 
 export interface RedisServer {
   port: number;
@@ -74,16 +74,4 @@ async function shutdown(url: string, child: ChildProcess): Promise<void> {
   });
   client.disconnect();
   await exited;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -6,11 +6,11 @@
 // GitHub Enterprise Server REST description; nothing goes to api.github.com.
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { freePort } from "../../scripts/cluster/processes.ts";
 import { startWeb } from "../../src/cli/start-web.ts";
 import { createRedisConnection } from "../../src/queue/connection.ts";
 import { createQueues } from "../../src/queue/create-queues.ts";
@@ -40,17 +40,6 @@ function setEnv(vars: Record<string, string>): void {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => done(typeof address === "object" && address ? address.port : 0));
-    });
   });
 }
 

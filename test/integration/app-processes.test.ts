@@ -6,13 +6,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { freePort } from "../../scripts/cluster/processes.ts";
 import { appendAudit } from "../../src/state/audit-log.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { startGitHubRelay } from "../helpers/github-relay.ts";
@@ -33,17 +33,6 @@ afterEach(async () => {
   await redisServer?.stop();
   child = redisServer = undefined;
 });
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => done(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 /** The environment without GitHub App credentials (and without a smee.io channel, which setup would create). */
 function withoutCredentials(extra: Record<string, string>): NodeJS.ProcessEnv {

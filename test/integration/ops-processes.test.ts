@@ -7,10 +7,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/cluster/processes.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { type GitHubRelay, startGitHubRelay } from "../helpers/github-relay.ts";
 import { type RedisServer, startRedisServer } from "../helpers/redis-server.ts";
@@ -54,17 +54,6 @@ afterEach(async () => {
   await redisServer?.stop();
   child = relay = redisServer = undefined;
 });
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => done(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 /** Starts `undrift <command>` as the app (APP_ID, PRIVATE_KEY), with GitHub behind the relay; returns its output so far. */
 async function startProcess(command: "worker" | "start", env: Record<string, string>): Promise<() => string> {
