@@ -7,9 +7,11 @@ import { type ServerEnv, ServerEnvError } from "../config/server-env.ts";
 import { createRedisConnection } from "../queue/connection.ts";
 import type { UndriftQueues } from "../queue/create-queues.ts";
 import { scanQueueName } from "../queue/jobs.ts";
+import { type NotifyWorker, startNotifyWorker } from "../queue/notify-worker.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { type ScanWorkers, startScanWorkers } from "../queue/scan-worker.ts";
 import { watchQueueDepths } from "../queue/watch-queue-depths.ts";
+import { sendNotification } from "../worker/notify/send-notification.ts";
 import { scanHandlers } from "../worker/scan-handlers.ts";
 
 /** Starts the workers; `clusters` must be names in the registry (default: all of them). */
@@ -55,6 +57,16 @@ export function startWorkers(params: {
       log: params.log,
     }),
   });
+  // Notifications are sent by any worker process of a server that defines channels; every such process shares the queue.
+  const notifier: NotifyWorker | undefined =
+    Object.keys(registry.channels ?? {}).length > 0
+      ? startNotifyWorker({
+          queues: params.queues,
+          connection,
+          log: params.log,
+          send: (job, context) => sendNotification({ queues: params.queues, registry, job, context }),
+        })
+      : undefined;
   const unwatch = watchQueueDepths({ queues: params.queues, clusters });
   // One line an operator can read without a dashboard: what this process serves, from which queues, where it answers.
   const queues = clusters.map(scanQueueName);
@@ -67,7 +79,7 @@ export function startWorkers(params: {
     workers: workers.workers,
     async close(options) {
       unwatch();
-      await workers.close(options);
+      await Promise.all([workers.close(options), notifier?.close(options)]);
       await connection.quit();
       params.log.info({ clusters }, `undrift workers stopped for ${clusters.join(", ")}`);
     },

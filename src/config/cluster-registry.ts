@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import { UndriftError } from "../model/undrift-error.ts";
+import { channelsSchema, type SecretSource } from "./channel-registry.ts";
 import { ConfigError } from "./config-error.ts";
 import { parseYamlConfig } from "./parse-yaml-config.ts";
 
@@ -34,6 +35,7 @@ const clusterEntrySchema = z
 
 const clusterRegistrySchema = z.strictObject({
   clusters: z.record(z.string().min(1), clusterEntrySchema).describe("Clusters by the name targets use."),
+  channels: channelsSchema.optional(),
 });
 
 /** The cluster registry as parsed. */
@@ -72,6 +74,12 @@ export async function loadClusterRegistry(path: string): Promise<ClusterRegistry
   const registry = loadClusterRegistryText(text, path);
   for (const entry of Object.values(registry.clusters)) {
     if (entry.kubeconfig !== undefined) entry.kubeconfig = resolve(dirname(path), entry.kubeconfig);
+  }
+  const fromFolder = (source: SecretSource): SecretSource =>
+    typeof source === "object" && "file" in source ? { file: resolve(dirname(path), source.file) } : source;
+  for (const channel of Object.values(registry.channels ?? {})) {
+    channel.url = fromFolder(channel.url);
+    if (channel.kind === "webhook") channel.secret = fromFolder(channel.secret);
   }
   return registry;
 }

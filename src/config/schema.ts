@@ -3,6 +3,7 @@
 // (`schedule` and `scheduleMs`): plain values that survive a job payload.
 import { z } from "zod";
 import { duration } from "./field-schemas.ts";
+import { notificationsSchema } from "./notification-schema.ts";
 import { parseDuration } from "./parse-duration.ts";
 import type { ignoreRuleSchema, objectRuleSchema } from "./rule-schemas.ts";
 import { targetSchema } from "./target-schema.ts";
@@ -59,6 +60,7 @@ export const repoConfigSchema = z
     }).describe("How often each target is scanned, e.g. 15m or 1h30m; at least 1m, at most 168h."),
     targets,
     pullRequests,
+    notifications: notificationsSchema,
   })
   .transform((config) => ({ ...config, scheduleMs: parseDuration(config.schedule)! }))
   .describe("undrift: finds where a Kubernetes cluster has drifted from this repository.");

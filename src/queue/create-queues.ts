@@ -9,6 +9,7 @@ import { type JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { createRedisConnection, isRedisConnectionError } from "./connection.ts";
 import { SCHEDULE_QUEUE, type ScanJob, type ScheduledScanJob, scanQueueName } from "./jobs.ts";
+import { NOTIFY_JOB_OPTIONS, NOTIFY_QUEUE, type NotifyJob } from "./notify-jobs.ts";
 import { type QueueLog, stderrLog } from "./queue-log.ts";
 import { RETRY_BACKOFF } from "./retry-backoff.ts";
 
@@ -40,6 +41,10 @@ export interface UndriftQueues {
   readonly schedule: Queue<ScheduledScanJob>;
   /** The scan queue of `cluster`, made on first use. */
   scan(cluster: string): Queue<ScanJob>;
+  /** The notify queue (notify-jobs.ts), made on first use: only repositories with `notifications` need it. */
+  notify(): Queue<NotifyJob>;
+  /** Options every notify job is added with: attempts, backoff (Retry-After honoured), retention. */
+  readonly notifyJobOptions: JobsOptions;
   /** Options every scan job is added with: attempts, backoff, retention. */
   readonly scanJobOptions: JobsOptions;
   /** Options of the scheduler ticks, which only enqueue. */
@@ -71,7 +76,9 @@ export function createQueues(params: {
   };
   const schedule = listen(new Queue<ScheduledScanJob>(SCHEDULE_QUEUE, { connection, prefix }));
   const scanQueues = new Map<string, Queue<ScanJob>>();
+  let notifyQueue: Queue<NotifyJob> | undefined;
   let closed = false;
+  const notifyOptions = NOTIFY_JOB_OPTIONS;
 
   return {
     prefix,
@@ -85,6 +92,17 @@ export function createQueues(params: {
         scanQueues.set(cluster, queue);
       }
       return queue;
+    },
+    notify() {
+      if (closed) throw new Error("the queues are closed");
+      notifyQueue ??= listen(new Queue<NotifyJob>(NOTIFY_QUEUE, { connection, prefix }));
+      return notifyQueue;
+    },
+    notifyJobOptions: {
+      attempts: notifyOptions.attempts,
+      backoff: { type: RETRY_BACKOFF, delay: notifyOptions.backoffMs },
+      removeOnComplete: { count: notifyOptions.keepCompleted.count, age: notifyOptions.keepCompleted.ageSeconds },
+      removeOnFail: { count: notifyOptions.keepFailed.count, age: notifyOptions.keepFailed.ageSeconds },
     },
     scanJobOptions: {
       attempts: settings.attempts,
@@ -102,7 +120,8 @@ export function createQueues(params: {
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([schedule, ...scanQueues.values()].map((queue) => queue.close()));
+      const all = [schedule, ...scanQueues.values(), ...(notifyQueue ? [notifyQueue] : [])];
+      await Promise.all(all.map((queue) => queue.close()));
       if (owned) await connection.quit();
     },
   };

@@ -9,14 +9,14 @@ import type { ModeResult } from "./mode-result.ts";
 import type { ResolvedScanTarget } from "./resolve-scan-target.ts";
 import type { ScanAudit } from "./scan-job-audit.ts";
 
-/** The job's action for the check run: none when it was unchanged. */
+/** The job's action for the check run (none when it was unchanged), and where the check run is. */
 export async function postScanCheck(params: {
   resolved: ResolvedScanTarget;
   report: DriftReport;
   mode: ModeResult;
   shares: ModeShare[];
   audit: ScanAudit;
-}): Promise<string[]> {
+}): Promise<{ actions: string[]; url?: string }> {
   const { reads, owner, repo, head, invalid, target } = params.resolved;
   const cluster = target.cluster;
   const lines = [...params.mode.lines];
@@ -37,7 +37,8 @@ export async function postScanCheck(params: {
     conclusion,
     output,
   });
-  if (check.action === "unchanged") return [];
+  const url = check.url ? { url: check.url } : {};
+  if (check.action === "unchanged") return { actions: [], ...url };
   await params.audit({
     event: "check-run",
     cluster,
@@ -45,5 +46,5 @@ export async function postScanCheck(params: {
     outcome: `${check.action}: ${conclusion}`,
     ...(check.url ? { url: check.url } : {}),
   });
-  return [`${check.action} check run ${checkRunName(target.name)}`];
+  return { actions: [`${check.action} check run ${checkRunName(target.name)}`], ...url };
 }

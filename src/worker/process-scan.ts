@@ -9,6 +9,7 @@
 //      warn, codify, revert, heal; an audit entry per action
 //   4. the check run `undrift/<target>` on the head
 //   5. the status page's record of it (record-status.ts)
+//   6. the notifications it calls for, when the config has `notifications` (notify-scan.ts)
 // A scan that finds what the last one found writes nothing on GitHub.
 import { forgetTarget, recordModeEvents, recordScan } from "../metrics/record-scan.ts";
 import type { ScanJob } from "../queue/jobs.ts";
@@ -17,6 +18,8 @@ import { summaryLine } from "../report/summary-line.ts";
 import { reportAudit } from "../state/report-audit.ts";
 import { actOnShares } from "./act-on-shares.ts";
 import { auditModeActions } from "./audit-mode-actions.ts";
+import { notifyScan } from "./notify/notify-scan.ts";
+import { scanLinks } from "./notify/scan-links.ts";
 import { postScanCheck } from "./post-scan-check.ts";
 import { recordStatus } from "./record-status.ts";
 import { resolveScanTarget } from "./resolve-scan-target.ts";
@@ -69,10 +72,28 @@ export async function processScan(params: {
   recordModeEvents({ ...labels, events: mode.done.map((d) => d.event) });
 
   // 4. The check run on the head.
-  actions.push(...(await postScanCheck({ resolved, report, mode, shares, audit })));
+  const check = await postScanCheck({ resolved, report, mode, shares, audit });
+  actions.push(...check.actions);
 
   // 5. The status page's record.
   await recordStatus({ deps, job, cluster, report, mode });
+
+  // 6. The notifications, once per new drift, when the repository asks for them.
+  if (resolved.config.notifications.length > 0) {
+    const links = scanLinks({ mode, ...(check.url ? { checkUrl: check.url } : {}) });
+    actions.push(
+      ...(await notifyScan({
+        deps,
+        repo: job.repo,
+        notifications: resolved.config.notifications,
+        cluster,
+        report,
+        mode,
+        links,
+        scanJobId: params.context.jobId,
+      })),
+    );
+  }
   return {
     outcome: "scanned",
     revision: head.sha,

@@ -3,7 +3,8 @@
 // `undrift/<target>` on the default branch head with the error's one line,
 // masked, and an audit entry. A refusal (a cluster the registry does not
 // allow) is reported as such; nothing was read from that cluster. The status
-// page shows the target failing, with the same line.
+// page shows the target failing, with the same line, and the channels that
+// want `failing` hear it (notify-failure.ts).
 import { ClusterAccessError } from "../config/cluster-registry.ts";
 import { withConditionalGets } from "../github/conditional-gets.ts";
 import { defaultBranchHead } from "../github/default-branch-head.ts";
@@ -13,6 +14,7 @@ import { errorSummary } from "../report/error-summary.ts";
 import { recordAudit } from "../state/record-audit.ts";
 import { redisStore } from "../state/redis-store.ts";
 import { statusHistory } from "../state/status-history.ts";
+import { notifyFailure } from "./notify/notify-failure.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
 export async function reportScanFailure(params: { deps: WorkerDeps; job: ScanJob; error: Error }): Promise<void> {
@@ -44,5 +46,12 @@ export async function reportScanFailure(params: { deps: WorkerDeps; job: ScanJob
       outcome: `${refused ? "refused" : "failed"}: ${errorSummary(error, 400)}`,
       ...(check.url ? { url: check.url } : {}),
     },
+  });
+  await notifyFailure({
+    deps,
+    job,
+    message: `${refused ? "refused" : "failed"}: ${errorSummary(error, 400)}`,
+    revision: head.sha,
+    ...(check.url ? { checkUrl: check.url } : {}),
   });
 }
