@@ -12,18 +12,31 @@ const repositoryPattern = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/([A-Za-z0
   error: (issue) => `expected owner/name or owner/*, got "${String(issue.input)}"`,
 });
 
+const sourceError = (issue: { input?: unknown }) =>
+  issue.input === undefined ? "required field is missing" : "expected a value, {env: NAME} or {file: path}";
+
 /** A secret value: written inline, or the name of an environment variable, or a file holding it. */
-const secretSource = z.union([
-  z.string().min(1),
-  z.strictObject({ env: z.string().min(1).describe("An environment variable of the worker holding it.") }),
-  z.strictObject({ file: z.string().min(1).describe("A file holding it; relative paths are from the registry file.") }),
-]);
+const secretSource = z.union(
+  [
+    z.string().min(1),
+    z.strictObject({ env: z.string().min(1).describe("An environment variable of the worker holding it.") }),
+    z.strictObject({
+      file: z.string().min(1).describe("A file holding it; relative paths are from the registry file."),
+    }),
+  ],
+  { error: sourceError },
+);
 
 // An inline URL is checked when the file loads; its value is never echoed, as it holds the webhook's token.
 const httpUrl = z.string().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
   error: "expected an http:// or https:// URL (its value is not shown)",
 });
-const urlSource = z.union([httpUrl, secretSource.options[1], secretSource.options[2]]);
+const urlSource = z.union([httpUrl, secretSource.options[1], secretSource.options[2]], {
+  error: (issue) =>
+    typeof issue.input === "string"
+      ? "expected an http:// or https:// URL (its value is not shown)"
+      : sourceError(issue),
+});
 
 const common = {
   url: urlSource.describe("The channel's webhook URL, inline or as {env: NAME} or {file: path}."),
@@ -32,18 +45,22 @@ const common = {
     .describe("Repositories allowed to notify the channel: owner/name or owner/*."),
 };
 
-const channelSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("slack").describe("A Slack incoming webhook (Block Kit)."), ...common }),
-  z.strictObject({
-    kind: z.literal("teams").describe("A Microsoft Teams workflow webhook (Adaptive Card)."),
-    ...common,
-  }),
-  z.strictObject({
-    kind: z.literal("webhook").describe("Any HTTPS endpoint: JSON signed with HMAC-SHA256."),
-    ...common,
-    secret: secretSource.describe("The HMAC-SHA256 key of X-Undrift-Signature-256, inline or as {env} or {file}."),
-  }),
-]);
+const channelSchema = z.discriminatedUnion(
+  "kind",
+  [
+    z.strictObject({ kind: z.literal("slack").describe("A Slack incoming webhook (Block Kit)."), ...common }),
+    z.strictObject({
+      kind: z.literal("teams").describe("A Microsoft Teams workflow webhook (Adaptive Card)."),
+      ...common,
+    }),
+    z.strictObject({
+      kind: z.literal("webhook").describe("Any HTTPS endpoint: JSON signed with HMAC-SHA256."),
+      ...common,
+      secret: secretSource.describe("The HMAC-SHA256 key of X-Undrift-Signature-256, inline or as {env} or {file}."),
+    }),
+  ],
+  { error: "expected kind: slack, teams or webhook" },
+);
 
 /** The `channels:` section: channel names to where they post. */
 export const channelsSchema = z
