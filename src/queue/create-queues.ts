@@ -59,6 +59,8 @@ export function createQueues(params: {
   /** BullMQ key prefix; tests use a random one. Default "undrift". */
   prefix?: string;
   scanJobs?: Partial<ScanJobSettings>;
+  /** How notify jobs retry and are kept; default NOTIFY_JOB_OPTIONS (tests make retries quick). */
+  notifyJobs?: Partial<ScanJobSettings>;
   log?: QueueLog;
 }): UndriftQueues {
   const prefix = params.prefix ?? "undrift";
@@ -78,7 +80,7 @@ export function createQueues(params: {
   const scanQueues = new Map<string, Queue<ScanJob>>();
   let notifyQueue: Queue<NotifyJob> | undefined;
   let closed = false;
-  const notifyOptions = NOTIFY_JOB_OPTIONS;
+  const notifyOptions = { ...NOTIFY_JOB_OPTIONS, ...params.notifyJobs };
 
   return {
     prefix,

@@ -42,7 +42,7 @@ export interface TestRedis {
 
 /** Queues under a fresh prefix; retries are quick unless `scanJobs` says otherwise. */
 export async function openTestRedis(
-  options: { url?: string; scanJobs?: Partial<ScanJobSettings> } = {},
+  options: { url?: string; scanJobs?: Partial<ScanJobSettings>; notifyJobs?: Partial<ScanJobSettings> } = {},
 ): Promise<TestRedis> {
   const url = options.url ?? redisUrl();
   const prefix = testPrefix();
@@ -54,6 +54,7 @@ export async function openTestRedis(
     prefix,
     log,
     scanJobs: { attempts: 3, backoffMs: 20, ...options.scanJobs },
+    notifyJobs: { backoffMs: 20, ...options.notifyJobs },
   });
   await redis.ping();
   return {

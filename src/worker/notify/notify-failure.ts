@@ -12,7 +12,7 @@ import type { WorkerDeps } from "../worker-deps.ts";
 import { usableNotifications } from "./usable-notifications.ts";
 
 export async function notifyFailure(params: {
-  deps: WorkerDeps;
+  deps: Pick<WorkerDeps, "queues" | "registry" | "log">;
   job: ScanJob;
   /** The masked one-line error the check run shows. */
   message: string;

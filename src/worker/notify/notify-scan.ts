@@ -27,7 +27,7 @@ const MODE_EVENTS: Array<[NotifyEvent, string]> = [
 
 /** Enqueues what the scan's channels should hear; returns the events enqueued, for the job's actions. */
 export async function notifyScan(params: {
-  deps: WorkerDeps;
+  deps: Pick<WorkerDeps, "queues" | "registry" | "log">;
   repo: string;
   notifications: NotificationConfig[];
   cluster: string;

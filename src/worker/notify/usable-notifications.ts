@@ -6,7 +6,7 @@ import type { NotificationConfig } from "../../config/notification-schema.ts";
 import type { WorkerDeps } from "../worker-deps.ts";
 
 export function usableNotifications(params: {
-  deps: WorkerDeps;
+  deps: Pick<WorkerDeps, "queues" | "registry" | "log">;
   repo: string;
   notifications: readonly NotificationConfig[];
 }): NotificationConfig[] {
