@@ -22,7 +22,9 @@ import { stringify } from "yaml";
 import { undriftApp } from "../../src/app/app.ts";
 import { type ClusterRegistry, loadClusterRegistry } from "../../src/config/cluster-registry.ts";
 import type { ScanJobSettings } from "../../src/queue/create-queues.ts";
+import { startNotifyWorker } from "../../src/queue/notify-worker.ts";
 import { type ScanWorkers, startScanWorkers, type WorkerTiming } from "../../src/queue/scan-worker.ts";
+import { sendNotification } from "../../src/worker/notify/send-notification.ts";
 import { scanHandlers } from "../../src/worker/scan-handlers.ts";
 import type { RepoCommit } from "./app-github.ts";
 import { openTestRedis, type TestRedis, waitFor } from "./redis.ts";
@@ -64,6 +66,8 @@ export async function openAppHarness(params: {
   scanJobs?: Partial<ScanJobSettings>;
   /** Where the app's and Probot's log lines go (default: silent, or LOG_LEVEL to stdout). */
   log?: Logger;
+  /** The registry's notification channels; with them, startWorkers starts the notify worker too. */
+  channels?: Record<string, unknown>;
 }): Promise<AppHarness> {
   privateKey ??= generateKeyPairSync("rsa", {
     modulusLength: 2048,
@@ -76,7 +80,10 @@ export async function openAppHarness(params: {
   });
   const scratch = await mkdtemp(join(tmpdir(), "undrift-app-"));
   const registryFile = join(scratch, "clusters.yaml");
-  await writeFile(registryFile, stringify({ clusters: params.clusters }));
+  await writeFile(
+    registryFile,
+    stringify({ clusters: params.clusters, ...(params.channels ? { channels: params.channels } : {}) }),
+  );
   const registry = await loadClusterRegistry(registryFile);
   const snapshotDir = join(scratch, "snapshots");
   const log = params.log ?? pino({ level: process.env.LOG_LEVEL ?? "silent" });
@@ -95,7 +102,7 @@ export async function openAppHarness(params: {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/api/github/webhooks`;
-  const workers: ScanWorkers[] = [];
+  const workers: Array<Pick<ScanWorkers, "close">> = [];
   const clusters = Object.keys(params.clusters);
 
   return {
@@ -132,6 +139,16 @@ export async function openAppHarness(params: {
         handlers: scanHandlers({ probot, queues: redis.queues, registry, snapshotDir, log: redis.log }),
       });
       workers.push(started);
+      if (registry.channels) {
+        workers.push(
+          startNotifyWorker({
+            queues: redis.queues,
+            connection: redis.workerConnection,
+            log: redis.log,
+            send: (job, context) => sendNotification({ queues: redis.queues, registry, job, context }),
+          }),
+        );
+      }
       return started;
     },
     async settled(cluster, count) {
@@ -151,6 +168,7 @@ export async function openAppHarness(params: {
     async close() {
       for (const started of workers) await started.close({ graceMs: 1000 });
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (registry.channels) await redis.queues.notify().obliterate({ force: true });
       await redis.cleanup(clusters);
       await rm(scratch, { recursive: true, force: true });
     },

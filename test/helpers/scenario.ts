@@ -41,13 +41,19 @@ export interface Scenario {
 }
 
 /** Makes a repository with one target `app` (plain render unless `target` says otherwise) in a fresh namespace. */
-export function scenario(params: { files: Record<string, string>; target?: Record<string, unknown> }): Scenario {
+export function scenario(params: {
+  files: Record<string, string>;
+  target?: Record<string, unknown>;
+  /** More top-level settings of `.github/undrift.yml` (`notifications`, `pullRequests`). */
+  config?: Record<string, unknown>;
+}): Scenario {
   const repoDir = mkdtempSync(join(tmpdir(), "undrift-repo-"));
   const namespace = uniqueName("t");
   // Target names are unique per cluster: the default tracking label is `undrift.dev/target=<target>`.
   const target = uniqueName("app");
   const config = {
     targets: [{ name: target, cluster: "test", path: "manifests", namespace, ...params.target }],
+    ...params.config,
   };
   const write = (files: Record<string, string>) => {
     for (const [path, text] of Object.entries(files)) {

@@ -5,8 +5,6 @@
 // honoured), a 4xx failing for good and only its own channel's job, a worker
 // closed mid-send, and reminders while the drift stays.
 import { createHmac } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ClusterRegistry } from "../../src/config/cluster-registry.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
@@ -20,6 +18,7 @@ import { notifyFailure } from "../../src/worker/notify/notify-failure.ts";
 import { notifyScan } from "../../src/worker/notify/notify-scan.ts";
 import { scanLinks } from "../../src/worker/notify/scan-links.ts";
 import { sendNotification } from "../../src/worker/notify/send-notification.ts";
+import { type NotifyReceiver, notifyReceiver } from "../helpers/notify-receiver.ts";
 import { gate, openTestRedis, type TestRedis, waitFor } from "../helpers/redis.ts";
 import { compare, fixtureCase } from "../unit/drift/drift-fixtures.ts";
 
@@ -27,54 +26,14 @@ const SECRET = "whsec-test-key";
 const base64 = (text: string) => Buffer.from(text).toString("base64");
 const secretValues = ["s3cret-pa55w0rd", "hunter2-hotfix", "shop-app"].flatMap((v) => [v, base64(v)]);
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-  at: number;
-}
-
-/** A loopback receiver: records every POST; `answer` picks the status (and headers) per request, 200 by default. */
-async function receiver() {
-  const requests: Received[] = [];
-  const scripts = new Map<string, Array<{ status: number; headers?: Record<string, string>; hold?: Promise<void> }>>();
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => {
-      body += chunk;
-    });
-    req.on("end", async () => {
-      const path = req.url ?? "";
-      requests.push({ path, headers: req.headers, body, at: Date.now() });
-      const next = scripts.get(path)?.shift() ?? { status: 200 };
-      await next.hold;
-      res.writeHead(next.status, next.headers).end(next.status === 200 ? "ok" : "no");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    base,
-    requests,
-    to: (path: string) => requests.filter((r) => r.path === path),
-    script(
-      path: string,
-      ...answers: Array<{ status: number; headers?: Record<string, string>; hold?: Promise<void> }>
-    ) {
-      scripts.set(path, answers);
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 let t: TestRedis;
-let rx: Awaited<ReturnType<typeof receiver>>;
+let rx: NotifyReceiver;
 let registry: ClusterRegistry;
 let worker: NotifyWorker | undefined;
 
 beforeEach(async () => {
   t = await openTestRedis();
-  rx = await receiver();
+  rx = await notifyReceiver();
   registry = {
     clusters: {},
     channels: {

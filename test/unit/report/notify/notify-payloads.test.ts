@@ -79,7 +79,13 @@ describe("Slack", () => {
     // Read back as the receiver parses it.
     const message = JSON.parse(JSON.stringify(slackMessage(await notice())));
     expect(message.text).toBe("Drift found: shop on prod-eu (1 drifted, 0 missing, 0 orphaned)");
-    expect(message.blocks.map((b: { type: string }) => b.type)).toEqual(["header", "section", "section", "context", "actions"]);
+    expect(message.blocks.map((b: { type: string }) => b.type)).toEqual([
+      "header",
+      "section",
+      "section",
+      "context",
+      "actions",
+    ]);
     expect(message.blocks[0]!.text).toEqual({ type: "plain_text", text: "Drift found: shop on prod-eu" });
     expect(message.blocks[1]!.fields.map((f: { text: string }) => f.text)).toEqual([
       "*Repository*\nacme/gitops",

@@ -1,0 +1,105 @@
+// Notifications through the app: a warn-mode target with `notifications` in its
+// config, scanned by the app's worker against the real test cluster, tells a
+// signed webhook channel (a loopback receiver) of the drift once, nothing for
+// the next scan of the same drift, and resolved when it is undone by hand; the
+// message links to the check run and the tracking issue the scan keeps.
+import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
+import { fakeRepo } from "../helpers/app-github.ts";
+import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
+import { installationPayload } from "../helpers/app-payloads.ts";
+import { kubeconfigPath } from "../helpers/cluster.ts";
+import { useGitHubMock } from "../helpers/github-mock.ts";
+import { webDeployment as web } from "../helpers/manifests.ts";
+import { type NotifyReceiver, notifyReceiver } from "../helpers/notify-receiver.ts";
+import { waitFor } from "../helpers/redis.ts";
+import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
+
+const github = useGitHubMock();
+const SECRET = "app-notify-secret";
+
+let h: AppHarness | undefined;
+let s: Scenario | undefined;
+let rx: NotifyReceiver | undefined;
+afterEach(async () => {
+  await h?.close();
+  await s?.cleanup();
+  await rx?.close();
+  h = s = rx = undefined;
+});
+
+describe("a target with notifications", () => {
+  it("tells its channel of new drift once, and when it is resolved", async () => {
+    rx = await notifyReceiver();
+    s = scenario({
+      files: { "manifests/web.yaml": web },
+      target: { mode: "warn" },
+      config: { notifications: [{ channel: "ops", events: ["drift", "resolved"] }] },
+    });
+    await s.applyGit();
+    await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=4"]);
+    const commit = await commitRepo(s.repoDir);
+    h = await openAppHarness({
+      clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } },
+      channels: { ops: { kind: "webhook", url: `${rx.base}/ops`, secret: SECRET, repositories: ["acme/*"] } },
+    });
+    const gh = fakeRepo({ github, head: commit });
+
+    // 1. The first scan finds the drift: one signed message, with where to act.
+    gh.expectToken();
+    gh.expectConfig(readFileSync(join(s.repoDir, ".github/undrift.yml"), "utf8"));
+    gh.expectApp();
+    gh.expectHead();
+    gh.expectTarball();
+    gh.expectIssues({ list: 1, create: 1 });
+    gh.expectCheckRuns({ list: 1, create: 1 });
+    expect((await h.deliver("installation", installationPayload(gh, "created"))).status).toBe(200);
+    h.startWorkers(["test"]);
+    const [first] = await h.settled("test", 1);
+    expect(first?.returnvalue).toMatchObject({
+      outcome: "scanned",
+      actions: ["created issue #1", `created check run undrift/${s.target}`, "queued drift notification to ops"],
+    });
+    const drift = await waitFor("the drift message", () => rx!.requests[0]);
+    const timestamp = String(drift.headers["x-undrift-timestamp"]);
+    const signature = createHmac("sha256", SECRET).update(`${timestamp}.${drift.body}`).digest("hex");
+    expect(drift.headers["x-undrift-signature-256"]).toBe(`sha256=${signature}`);
+    const body = JSON.parse(drift.body);
+    expect(body).toMatchObject({
+      event: "drift",
+      repo: "acme/gitops",
+      target: s.target,
+      cluster: "test",
+      revision: commit.sha,
+      counts: { drifted: 1, missing: 0, orphaned: 0 },
+      objects: [{ label: `apps/v1 Deployment ${s.namespace}/web`, status: "drifted", fields: ["/spec/replicas"] }],
+    });
+    expect(body.links).toEqual({
+      issue: expect.stringMatching(/\/acme\/gitops\/issues\/1$/),
+      check: expect.stringMatching(/\/acme\/gitops\/runs\/\d+$/),
+      repository: expect.stringMatching(/\/acme\/gitops$/),
+    });
+
+    // 2. The same drift scanned again: no message.
+    gh.expectHead();
+    gh.expectIssues({ list: 1 });
+    gh.expectCheckRuns({ list: 1 });
+    await enqueueScan({ queues: h.redis.queues, job: { ...first!.data, reason: "schedule" } });
+    const [, second] = await h.settled("test", 2);
+    expect(second?.returnvalue.actions).toEqual([]);
+
+    // 3. Undone by hand: resolved.
+    await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=2"]);
+    gh.expectHead();
+    gh.expectIssues({ list: 1, comment: 1, update: 1 });
+    gh.expectCheckRuns({ list: 1, update: 1 });
+    await enqueueScan({ queues: h.redis.queues, job: { ...first!.data, reason: "schedule" } });
+    await h.settled("test", 3);
+    await waitFor("the resolved message", () => rx!.requests[1]);
+    expect(rx.requests.map((r) => r.headers["x-undrift-event"])).toEqual(["drift", "resolved"]);
+    expect(JSON.parse(rx.requests[1]!.body)).toMatchObject({ event: "resolved", counts: { drifted: 0 } });
+  });
+});
