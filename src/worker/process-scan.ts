@@ -79,13 +79,15 @@ export async function processScan(params: {
   await recordStatus({ deps, job, cluster, report, mode });
 
   // 6. The notifications, once per new drift, when the repository asks for them.
-  if (resolved.config.notifications.length > 0) {
+  // A last valid config kept in Redis before notifications existed has no such field.
+  const notifications = resolved.config.notifications ?? [];
+  if (notifications.length > 0) {
     const links = scanLinks({ mode, ...(check.url ? { checkUrl: check.url } : {}) });
     actions.push(
       ...(await notifyScan({
         deps,
         repo: job.repo,
-        notifications: resolved.config.notifications,
+        notifications,
         cluster,
         report,
         mode,
