@@ -5,10 +5,13 @@
 // honoured), a 4xx failing for good and only its own channel's job, a worker
 // closed mid-send, and reminders while the drift stays.
 import { createHmac } from "node:crypto";
+import type { Probot } from "probot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startWorkers } from "../../src/cli/start-workers.ts";
 import type { ClusterRegistry } from "../../src/config/cluster-registry.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
 import type { NotificationConfig } from "../../src/config/notification-schema.ts";
+import { parseServerEnv } from "../../src/config/server-env.ts";
 import { buildReport } from "../../src/drift/build-report.ts";
 import type { DriftReport } from "../../src/model/types.ts";
 import { NOTIFY_QUEUE } from "../../src/queue/notify-jobs.ts";
@@ -381,6 +384,26 @@ describe("reminders", () => {
       ["resolved", 0],
     ]);
     expect(await queue.getJobCounts("delayed")).toEqual({ delayed: 0 });
+  });
+});
+
+describe("the worker process", () => {
+  it("sends notifications from the workers `undrift worker` starts, when the registry has channels", async () => {
+    registry.clusters = { test: { inCluster: true, repositories: ["acme/*"] } };
+    const env = parseServerEnv(
+      { REDIS_URL: t.url, UNDRIFT_CLUSTERS: "/etc/undrift/clusters.yml" },
+      { requireClusters: true },
+    );
+    // No scan runs here, so the workers never ask the App for a client.
+    const started = startWorkers({ probot: {} as Probot, queues: t.queues, registry, env, probes: "test", log: t.log });
+    try {
+      await scan(await driftedSecret(), "scan-1", [every("hook")]);
+      await settled(1);
+      expect(rx.requests.map((r) => r.path)).toEqual(["/hook"]);
+    } finally {
+      await started.close({ graceMs: 1000 });
+      await t.queues.scan("test").obliterate({ force: true });
+    }
   });
 });
 
