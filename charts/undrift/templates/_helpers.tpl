@@ -104,7 +104,29 @@ kubeconfig-{{ . | lower | replace "_" "-" | replace "." "-" | trunc 40 | trimSuf
 {{- end }}
 {{- $_ := set $clusters $name $entry }}
 {{- end }}
-{{- dict "clusters" $clusters | toYaml }}
+{{- $registry := dict "clusters" $clusters }}
+{{- with .Values.channels }}
+{{- $channels := dict }}
+{{- range $name, $c := . }}
+{{- $entry := dict "kind" $c.kind "repositories" $c.repositories "url" (dict "file" (printf "%s/url" (include "undrift.channelDir" $name))) }}
+{{- if eq $c.kind "webhook" }}
+{{- $_ := set $entry "secret" (dict "file" (printf "%s/secret" (include "undrift.channelDir" $name))) }}
+{{- end }}
+{{- $_ := set $channels $name $entry }}
+{{- end }}
+{{- $_ := set $registry "channels" $channels }}
+{{- end }}
+{{- $registry | toYaml }}
+{{- end }}
+
+{{/* Where a notification channel's Secret is mounted in the workers: its URL (and a webhook's HMAC key) as files, read at each send. */}}
+{{- define "undrift.channelDir" -}}
+/etc/undrift/channels/{{ . }}
+{{- end }}
+
+{{/* A channel's volume: a DNS label whatever the channel's name, kept unique by its hash. */}}
+{{- define "undrift.channelVolume" -}}
+channel-{{ . | lower | replace "_" "-" | replace "." "-" | trunc 40 | trimSuffix "-" }}-{{ . | sha256sum | trunc 8 }}
 {{- end }}
 
 {{/* REDIS_URL with the password from its Secret, put in by the kubelet ($(REDIS_PASSWORD) expansion). */}}

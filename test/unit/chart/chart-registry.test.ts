@@ -28,6 +28,50 @@ async function render(values: Record<string, unknown>): Promise<Obj[]> {
 }
 
 describe("charts/undrift: the cluster registry", () => {
+  it("renders notification channels that read their URL and webhook key from a Secret every worker mounts", async () => {
+    const objects = await render({
+      clusters: { here: { inCluster: true, repositories: ["acme/*"] } },
+      channels: {
+        "platform.slack": { kind: "slack", secret: { name: "chans", urlKey: "slack-url" }, repositories: ["acme/*"] },
+        "audit-hook": { kind: "webhook", secret: { name: "hook" }, repositories: ["acme/gitops"] },
+      },
+      workers: [{ name: "all" }],
+    });
+    const configMap = objects.find((o) => o.kind === "ConfigMap" && o.metadata.name === "r-undrift-clusters")!;
+    const registry = loadClusterRegistryText(configMap.data["clusters.yaml"], "clusters.yaml");
+    expect(registry.channels).toEqual({
+      "platform.slack": {
+        kind: "slack",
+        url: { file: "/etc/undrift/channels/platform.slack/url" },
+        repositories: ["acme/*"],
+      },
+      "audit-hook": {
+        kind: "webhook",
+        url: { file: "/etc/undrift/channels/audit-hook/url" },
+        secret: { file: "/etc/undrift/channels/audit-hook/secret" },
+        repositories: ["acme/gitops"],
+      },
+    });
+    const pod = objects.find((o) => o.kind === "Deployment" && o.metadata.name === "r-undrift-worker-all")!.spec
+      .template.spec;
+    const secretOf = (dir: string) => {
+      const mount = pod.containers[0].volumeMounts.find((m: Obj) => m.mountPath === dir);
+      expect(mount.name).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+      return pod.volumes.find((v: Obj) => v.name === mount.name).secret;
+    };
+    expect(secretOf("/etc/undrift/channels/platform.slack")).toEqual({
+      secretName: "chans",
+      items: [{ key: "slack-url", path: "url" }],
+    });
+    expect(secretOf("/etc/undrift/channels/audit-hook")).toEqual({
+      secretName: "hook",
+      items: [
+        { key: "url", path: "url" },
+        { key: "signing-key", path: "secret" },
+      ],
+    });
+  });
+
   it("is read by undrift's loader as the values say; kubeconfigs sit where their worker mounts them", async () => {
     const objects = await render({
       clusters: {
