@@ -67,7 +67,7 @@ export function startWorkers(params: {
           send: (job, context) => sendNotification({ queues: params.queues, registry, job, context }),
         })
       : undefined;
-  const unwatch = watchQueueDepths({ queues: params.queues, clusters });
+  const unwatch = watchQueueDepths({ queues: params.queues, clusters, notify: notifier !== undefined });
   // One line an operator can read without a dashboard: what this process serves, from which queues, where it answers.
   const queues = clusters.map(scanQueueName);
   const served = clusters.map((name, i) => `${name} (queue ${queues[i]})`).join(", ");

@@ -8,10 +8,12 @@ import type { UndriftQueues } from "./create-queues.ts";
 /** The states a job can be in, as BullMQ's getJobCounts names them. */
 const STATES: JobType[] = ["waiting", "active", "delayed", "prioritized", "waiting-children", "completed", "failed"];
 
-/** Reports the schedule queue and the scan queues of `clusters`; call the returned function before the queues close. */
+/** Reports the schedule queue, the scan queues of `clusters` and, with `notify`, the notify queue; call the returned function before the queues close. */
 export function watchQueueDepths(params: {
   queues: UndriftQueues;
   clusters: readonly string[];
+  /** A process that sends notifications reports their queue too. */
+  notify?: boolean;
   metrics?: UndriftMetrics;
 }): () => void {
   const { queues } = params;
@@ -20,7 +22,11 @@ export function watchQueueDepths(params: {
     queues.connection.status !== "ready"
       ? []
       : Promise.all(
-          [queues.schedule, ...params.clusters.map((cluster) => queues.scan(cluster))].map(async (queue) => ({
+          [
+            queues.schedule,
+            ...params.clusters.map((cluster) => queues.scan(cluster)),
+            ...(params.notify ? [queues.notify()] : []),
+          ].map(async (queue) => ({
             queue: queue.name,
             counts: await queue.getJobCounts(...STATES),
           })),

@@ -13,6 +13,7 @@ import { loadConfig } from "../../src/config/load-config.ts";
 import type { NotificationConfig } from "../../src/config/notification-schema.ts";
 import { parseServerEnv } from "../../src/config/server-env.ts";
 import { buildReport } from "../../src/drift/build-report.ts";
+import { metrics } from "../../src/metrics/undrift-metrics.ts";
 import type { DriftReport } from "../../src/model/types.ts";
 import { NOTIFY_QUEUE } from "../../src/queue/notify-jobs.ts";
 import { type NotifyWorker, startNotifyWorker } from "../../src/queue/notify-worker.ts";
@@ -400,6 +401,10 @@ describe("the worker process", () => {
       await scan(await driftedSecret(), "scan-1", [every("hook")]);
       await settled(1);
       expect(rx.requests.map((r) => r.path)).toEqual(["/hook"]);
+      // Its queue is on /metrics beside the scan queues.
+      expect(await metrics.registry.metrics()).toContain(
+        'undrift_queue_jobs{queue="undrift-notify",state="completed"} 1',
+      );
     } finally {
       await started.close({ graceMs: 1000 });
       await t.queues.scan("test").obliterate({ force: true });
