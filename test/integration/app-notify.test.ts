@@ -5,13 +5,14 @@
 // message links to the check run and the tracking issue the scan keeps.
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
 import { installationPayload } from "../helpers/app-payloads.ts";
-import { kubeconfigPath } from "../helpers/cluster.ts";
+import { closedPortKubeconfig, kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { webDeployment as web } from "../helpers/manifests.ts";
 import { type NotifyReceiver, notifyReceiver } from "../helpers/notify-receiver.ts";
@@ -101,5 +102,38 @@ describe("a target with notifications", () => {
     await waitFor("the resolved message", () => rx!.requests[1]);
     expect(rx.requests.map((r) => r.headers["x-undrift-event"])).toEqual(["drift", "resolved"]);
     expect(JSON.parse(rx.requests[1]!.body)).toMatchObject({ event: "resolved", counts: { drifted: 0 } });
+  });
+
+  it("tells its channel once when the scan of a target fails for good", async () => {
+    rx = await notifyReceiver();
+    s = scenario({
+      files: { "manifests/web.yaml": web },
+      target: { mode: "warn", cluster: "down" },
+      config: { notifications: [{ channel: "ops", events: ["failing"] }] },
+    });
+    const commit = await commitRepo(s.repoDir);
+    const kubeconfig = join(s.repoDir, "..", `${s.target}.kubeconfig`);
+    await writeFile(kubeconfig, await closedPortKubeconfig());
+    h = await openAppHarness({
+      clusters: { down: { kubeconfig, repositories: ["acme/gitops"] } },
+      channels: { ops: { kind: "webhook", url: `${rx.base}/ops`, secret: SECRET, repositories: ["acme/*"] } },
+    });
+    const gh = fakeRepo({ github, head: commit });
+    gh.expectToken();
+    gh.expectConfig(readFileSync(join(s.repoDir, ".github/undrift.yml"), "utf8"));
+    expect((await h.deliver("installation", installationPayload(gh, "created"))).status).toBe(200);
+    // Three attempts and the report read the head; the first downloads the snapshot; the report writes the check run.
+    gh.expectHead(4);
+    gh.expectTarball();
+    gh.expectCheckRuns({ list: 1, create: 1 });
+    h.startWorkers(["down"]);
+    const [failed] = await h.settled("down", 1);
+    expect(failed?.attemptsMade).toBe(3);
+    const message = await waitFor("the failing message", () => rx!.requests[0]);
+    const body = JSON.parse(message.body);
+    expect(body).toMatchObject({ event: "failing", target: s.target, cluster: "down", revision: commit.sha });
+    expect(body.summary).toMatch(/^failed: .*unreachable/);
+    expect(body.links.check).toMatch(/\/acme\/gitops\/runs\/\d+$/);
+    expect(rx.requests).toHaveLength(1);
   });
 });
