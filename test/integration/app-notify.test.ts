@@ -136,4 +136,35 @@ describe("a target with notifications", () => {
     expect(body.links.check).toMatch(/\/acme\/gitops\/runs\/\d+$/);
     expect(rx.requests).toHaveLength(1);
   });
+
+  it("scans with a last valid config kept from before notifications existed, which has no such field", async () => {
+    s = scenario({ files: { "manifests/web.yaml": web }, target: { mode: "warn" } });
+    await s.applyGit();
+    await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=4"]);
+    const valid = readFileSync(join(s.repoDir, ".github/undrift.yml"), "utf8");
+    const commit = await commitRepo(s.repoDir);
+    h = await openAppHarness({ clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } } });
+    const gh = fakeRepo({ github, head: commit });
+    gh.expectToken();
+    gh.expectConfig(valid);
+    expect((await h.deliver("installation", installationPayload(gh, "created"))).status).toBe(200);
+    // What an older undrift kept: the same config, without `notifications`.
+    const key = `${h.redis.prefix}:config:acme/gitops`;
+    const kept = JSON.parse((await h.redis.redis.get(key))!);
+    delete kept.notifications;
+    await h.redis.redis.set(key, JSON.stringify(kept));
+    // The head's config is invalid, so the scan falls back on the kept one.
+    s.write({ ".github/undrift.yml": `${valid}schedule: often\n` });
+    gh.head = await commitRepo(s.repoDir);
+
+    gh.expectApp();
+    gh.expectHead();
+    gh.expectTarball();
+    gh.expectIssues({ list: 1, create: 1 });
+    gh.expectCheckRuns({ list: 1, create: 1 });
+    h.startWorkers(["test"]);
+    const [scan] = await h.settled("test", 1);
+    expect(scan?.failedReason).toBeUndefined();
+    expect(scan?.returnvalue).toMatchObject({ outcome: "scanned", summary: `${s.target}: 1 drifted` });
+  });
 });
