@@ -18,6 +18,7 @@ import { fakeRepo } from "../helpers/app-github.ts";
 import { fakePullRequest } from "../helpers/app-github-preview.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
 import { installationPayload } from "../helpers/app-payloads.ts";
+import { openRevertPr } from "../helpers/app-revert-pr.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { webDeployment as web } from "../helpers/manifests.ts";
@@ -166,6 +167,34 @@ describe("the app: who changed it", () => {
     const body = gh.state.pulls[0]?.body ?? "";
     expect(body).toContain('| `/data/LOG_LEVEL` | `"info"` | `"debug"` | `kubectl-patch` by alice (sre) | ');
     expect(gh.state.checkRuns[0]?.output.text).toContain("`kubectl-patch` by alice (sre)");
+  });
+
+  it("names the person in the revert pull request's body", async () => {
+    let patchedAt = "";
+    const { gh } = await openRevertPr({
+      github,
+      files: { "manifests/settings.yaml": configMap("settings", "LOG_LEVEL") },
+      drift: async (scenario) => {
+        await kubectl([
+          "-n",
+          scenario.namespace,
+          "patch",
+          "configmap",
+          "settings",
+          "-p",
+          '{"data":{"LOG_LEVEL":"debug"}}',
+        ]);
+        patchedAt = new Date().toISOString();
+      },
+      onOpen: (parts) => {
+        s = parts.s;
+        h = parts.h;
+      },
+      beforeScan: () => recordWrite("settings", { fieldManager: "kubectl-patch", at: patchedAt }),
+    });
+    const body = gh.state.pulls[0]?.body ?? "";
+    expect(body).toContain("**What merging will do**");
+    expect(body).toContain('| `/data/LOG_LEVEL` | `"info"` | `"debug"` | `kubectl-patch` by alice (sre) | ');
   });
 
   it("names the person behind the drift the cluster already has in the preview comment", async () => {
