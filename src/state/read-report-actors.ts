@@ -18,10 +18,13 @@ export async function readReportActors(params: {
   const { records, cluster, report } = params;
   const wanted = report.resources.filter(wantsRecords);
   if (wanted.length === 0) return report;
-  const byKey = new Map<string, WriteRecord[]>();
-  for (const resource of wanted) {
-    const key = resourceKey(resource);
-    byKey.set(keyString(key), await records.forObject(cluster, key));
-  }
+  // All at once: one connection carries them back to back, so a wide drift costs about one round trip, not one each.
+  const read = await Promise.all(
+    wanted.map(async (resource): Promise<[string, WriteRecord[]]> => {
+      const key = resourceKey(resource);
+      return [keyString(key), await records.forObject(cluster, key)];
+    }),
+  );
+  const byKey = new Map(read);
   return attributeActors(report, (key) => byKey.get(key) ?? []);
 }
