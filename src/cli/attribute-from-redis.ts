@@ -8,10 +8,9 @@
 
 import type { Redis } from "ioredis";
 import { printableRedisUrl } from "../config/redis-url.ts";
-import { attributeActors, resourceKey } from "../drift/attribute-actors.ts";
-import { keyString } from "../model/object-key.ts";
-import type { WriteRecord } from "../model/write-record.ts";
+import { wantsRecords } from "../drift/attribute-actors.ts";
 import { createRedisConnection, isRedisConnectionError } from "../queue/connection.ts";
+import { readReportActors } from "../state/read-report-actors.ts";
 import { writeRecords } from "../state/write-records.ts";
 import type { Attribution } from "./scan-command.ts";
 
@@ -19,7 +18,7 @@ import type { Attribution } from "./scan-command.ts";
 export function recordsFromEnv(env: NodeJS.ProcessEnv = process.env): Attribution | undefined {
   const url = env.REDIS_URL?.trim();
   if (!url) return undefined;
-  // Connected on the first drifted report, not before: a scan that refuses its flags, fails on its
+  // Connected on the first report with drift to attribute, not before: a scan that refuses its flags, fails on its
   // kubeconfig or finds no drift never opens Redis, so nothing is left retrying to keep the process alive.
   let redis: Redis | undefined;
   let records: ReturnType<typeof writeRecords> | undefined;
@@ -35,15 +34,9 @@ export function recordsFromEnv(env: NodeJS.ProcessEnv = process.env): Attributio
   let warned = false;
   return {
     async attribute(report, cluster) {
-      const drifted = report.resources.filter((r) => r.changes.length > 0);
-      if (drifted.length === 0) return report;
-      const byKey = new Map<string, WriteRecord[]>();
+      if (!report.resources.some(wantsRecords)) return report;
       try {
-        const records = open();
-        for (const resource of drifted) {
-          const key = resourceKey(resource);
-          byKey.set(keyString(key), await records.forObject(cluster, key));
-        }
+        return await readReportActors({ records: open(), cluster, report });
       } catch (error) {
         if (!isRedisConnectionError(error)) throw error;
         // Who changed it is an addition to the report, not a reason to lose it: say once that it is
@@ -56,7 +49,6 @@ export function recordsFromEnv(env: NodeJS.ProcessEnv = process.env): Attributio
         }
         return report;
       }
-      return attributeActors(report, (key) => byKey.get(key) ?? []);
     },
     close: () => redis?.disconnect(),
   };

@@ -1,6 +1,7 @@
 // `undrift audit` output: one line per entry (time, repository, target@cluster,
-// event, actor, outcome), then what it touched, indented, so that grep finds an
-// entry by repository or event and a person reads what changed.
+// event, actor, outcome), then what it touched and who in the cluster wrote it,
+// indented, so that grep finds an entry by repository, event or person and a
+// person reads what changed.
 import type { AuditRecord } from "../state/audit-log.ts";
 
 /** The records as text, oldest first, ending in a newline; a line saying so when there are none. */
@@ -14,6 +15,8 @@ export function formatAudit(records: readonly AuditRecord[]): string {
     if (record.objects.length > 0) lines.push(`    objects:  ${record.objects.join(", ")}`);
     if (record.fields.length > 0) lines.push(`    fields:   ${record.fields.join(", ")}`);
     if (record.managers.length > 0) lines.push(`    managers: ${record.managers.join(", ")}`);
+    // One writer a line: each names its field, its person and its time, too long to share a line.
+    for (const writer of record.writers) lines.push(`    writer:   ${writer}`);
     if (record.url) lines.push(`    ${record.url}`);
   }
   return `${lines.join("\n")}\n`;
@@ -22,7 +25,7 @@ export function formatAudit(records: readonly AuditRecord[]): string {
 /**
  * `--output json`: one array of the records, oldest first (`[]` when there are none), each with
  * the fields an entry has (`id`, `time`, `event`, `repo`, `actor`, `outcome`, the `objects`,
- * `fields` and `managers` lists, and `target`, `cluster`, `revision`, `url` when known).
+ * `fields`, `managers` and `writers` lists, and `target`, `cluster`, `revision`, `url` when known).
  */
 export function formatAuditJson(records: readonly AuditRecord[]): string {
   return `${JSON.stringify(records, null, 2)}\n`;

@@ -5,6 +5,9 @@
 // when records name neither manager nor agent, only a lone write near the
 // field's time is taken, and said to be `likely`. A controller's write is
 // matched to the controller's own record, so it stays the controller's.
+// A missing object says who deleted it only when the newest record of it is
+// its deletion: a later write means the deletion went unrecorded (a namespace
+// deleted, the recorder down), so nobody is named.
 import { groupOf, keyString } from "../model/object-key.ts";
 import type { Actor, Change, DriftReport, ObjectKey, ResourceReport } from "../model/types.ts";
 import type { WriteRecord } from "../model/write-record.ts";
@@ -74,12 +77,35 @@ export function resourceKey(resource: Pick<ResourceReport, "apiVersion" | "kind"
   };
 }
 
-/** The report with an actor on every change a record fits; `recordsOf` gives an object's records by its key string. */
+/** Who deleted a missing object: the newest record's writer when that record is a delete of the whole object. */
+export function deleterOf(records: readonly WriteRecord[]): Actor | undefined {
+  const newest = records
+    .filter((r) => r.subresource === undefined && Number.isFinite(Date.parse(r.at)))
+    .reduce<WriteRecord | undefined>(
+      (best, r) => (!best || Date.parse(r.at) >= Date.parse(best.at) ? r : best),
+      undefined,
+    );
+  return newest?.verb === "delete" ? actorOf(newest, "exact") : undefined;
+}
+
+/** Whether a report entry is one whose records `attributeActors` reads: a drifted field, or a missing object. */
+export function wantsRecords(resource: ResourceReport): boolean {
+  return resource.changes.length > 0 || resource.status === "missing";
+}
+
+/**
+ * The report with an actor on every change a record fits, and on every missing object whose deletion was recorded;
+ * `recordsOf` gives an object's records by its key string.
+ */
 export function attributeActors(report: DriftReport, recordsOf: (key: string) => readonly WriteRecord[]): DriftReport {
   const resources = report.resources.map((resource) => {
-    if (resource.changes.length === 0) return resource;
+    if (!wantsRecords(resource)) return resource;
     const records = recordsOf(keyString(resourceKey(resource)));
     if (records.length === 0) return resource;
+    if (resource.status === "missing") {
+      const deletedBy = deleterOf(records);
+      return deletedBy ? { ...resource, deletedBy } : resource;
+    }
     const changes = resource.changes.map((change) => {
       const actor = actorFor(change, records);
       return actor ? { ...change, actor } : change;

@@ -4,8 +4,8 @@
 
 import { objectLabel, sourceLabel } from "../model/object-label.ts";
 import type { Change, ResourceReport } from "../model/types.ts";
-import { personOf, whence } from "./describe-actor.ts";
 import { codeSpan, escapeHtml, escapeText, fenceFor } from "./markdown-escape.ts";
+import { deletionText, whoCell } from "./markdown-who.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 
 const CHANGES_HEAD = ["| Path | Desired | Live | Manager | Changed at |", "| --- | --- | --- | --- | --- |"];
@@ -46,6 +46,8 @@ function assemble(
     "",
   ];
   if (options.note) out.push(options.note, "");
+  // A missing object's whole body is the change, so who deleted it leads the block.
+  if (resource.deletedBy) out.push(`The cluster recorded it ${deletionText(resource.deletedBy)}.`, "");
   if (keepDiff > 0) {
     const kept = diff.slice(0, keepDiff).join("\n");
     const fence = fenceFor(kept);
@@ -63,17 +65,10 @@ function changeRow(change: Change): string {
     codeSpan(change.path, { table: true }),
     valueCell(change.desired),
     valueCell(change.live),
-    managerCell(change),
+    whoCell(change),
     change.changedAt ? escapeText(change.changedAt) : "",
   ];
   return `| ${cells.join(" | ")} |`;
-}
-
-/** The manager in code, and the person behind the write when the cluster recorded one. */
-function managerCell(change: Change): string {
-  const manager = change.manager ? codeSpan(change.manager, { table: true }) : "";
-  if (!change.actor) return manager;
-  return `${manager} ${escapeText(`by ${personOf(change.actor)}${whence(change.actor)}`)}`.trim();
 }
 
 /** A value as JSON in code (`"info"` vs `3` tells a string from a number); a side that does not set the field says so. */

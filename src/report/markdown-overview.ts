@@ -5,6 +5,7 @@ import { objectLabel, objectName, sourceLabel } from "../model/object-label.ts";
 import { clip } from "../model/one-line.ts";
 import type { DriftReport, ResourceReport } from "../model/types.ts";
 import { codeSpan, escapeText } from "./markdown-escape.ts";
+import { deletionText, whoCell } from "./markdown-who.ts";
 import { chunk, tableBlocks } from "./split-parts.ts";
 import { hasDrift, plural } from "./summary-line.ts";
 
@@ -56,14 +57,16 @@ function wholeObject(resource: ResourceReport): string {
 function objectRow(resource: ResourceReport): string {
   const paths = resource.changes.map((c) => codeSpan(c.path, { table: true, max: 80 }));
   const more = paths.length > FIELDS_SHOWN ? ` and ${paths.length - FIELDS_SHOWN} more` : "";
-  const managers = [...new Set(resource.changes.flatMap((c) => (c.manager ? [c.manager] : [])))];
+  // Each writer once: the manager, and the person behind it when the cluster recorded the write.
+  const who = [...new Set(resource.changes.map((c) => whoCell(c, 60)).filter((w) => w !== ""))];
+  if (resource.deletedBy) who.unshift(deletionText(resource.deletedBy));
   const cells = [
     escapeText(resource.kind),
     codeSpan(objectName(resource), { table: true }),
     resource.status,
     resource.source ? codeSpan(sourceLabel(resource.source), { table: true }) : "",
     paths.length > 0 ? paths.slice(0, FIELDS_SHOWN).join(", ") + more : wholeObject(resource),
-    clip(managers.map((m) => codeSpan(m, { table: true, max: 60 })).join(", "), 400),
+    clip(who.join(", "), 400),
   ];
   return `| ${cells.join(" | ")} |`;
 }

@@ -5,7 +5,7 @@
 // a contract that others parse. A missing object carries its would-be body,
 // since the whole object is the change, as the text report shows it.
 import type { ObjectRef } from "../model/object-label.ts";
-import type { Change, DriftReport, ResourceReport, ScanProblem, ScanStats } from "../model/types.ts";
+import type { Actor, Change, DriftReport, ResourceReport, ScanProblem, ScanStats } from "../model/types.ts";
 import type { ScanReportJson } from "./report-json-schema.ts";
 
 /** The report as pretty-printed JSON (2 spaces), ending with a newline. */
@@ -30,6 +30,7 @@ function resourceJson(resource: ResourceReport) {
     status: resource.status,
     source: resource.source && { file: resource.source.file, document: resource.source.document },
     changes: resource.changes.map(changeJson),
+    deletedBy: resource.deletedBy && actorJson(resource.deletedBy),
     // Masked at the engine's exit (mask.ts): a Secret's values are *** here, as in the text's diff.
     wouldBe: resource.status === "missing" ? resource.wouldBe : undefined,
   };
@@ -48,15 +49,20 @@ export function changeJson(change: Change) {
     live: change.live,
     manager: change.manager,
     changedAt: change.changedAt,
-    actor: change.actor && {
-      username: change.actor.username,
-      groups: change.actor.groups,
-      serviceAccount: change.actor.serviceAccount,
-      userAgent: change.actor.userAgent,
-      sourceIP: change.actor.sourceIP,
-      at: change.actor.at,
-      confidence: change.actor.confidence,
-    },
+    actor: change.actor && actorJson(change.actor),
+  };
+}
+
+/** Who made a write, field by field: a change's writer, or a missing object's deleter. */
+function actorJson(actor: Actor) {
+  return {
+    username: actor.username,
+    groups: actor.groups,
+    serviceAccount: actor.serviceAccount,
+    userAgent: actor.userAgent,
+    sourceIP: actor.sourceIP,
+    at: actor.at,
+    confidence: actor.confidence,
   };
 }
 

@@ -5,6 +5,7 @@ import { objectLabel, sourceLabel } from "../model/object-label.ts";
 import { oneLine } from "../model/one-line.ts";
 import type { DriftReport, ResourceReport } from "../model/types.ts";
 import { type ClusterWhere, clusterWhere } from "./cluster-where.ts";
+import { describeDeletion } from "./describe-actor.ts";
 import { describeChange } from "./describe-change.ts";
 import { summaryLine } from "./summary-line.ts";
 import { unifiedDiff } from "./unified-diff.ts";
@@ -40,6 +41,7 @@ export function renderText(report: DriftReport, options: RenderTextOptions): str
 function resourceLines(resource: ResourceReport, paint: (style: Style, text: string) => string): string[] {
   const from = resource.source ? ` (${sourceLabel(resource.source)})` : "";
   const lines = [paint("bold", oneLine(`${resource.status}: ${objectLabel(resource)}${from}`))];
+  if (resource.deletedBy) lines.push(`  ${oneLine(describeDeletion(resource.deletedBy))}`);
   for (const line of unifiedDiff(resource)) lines.push(paintDiffLine(line, paint));
   for (const change of resource.changes) lines.push(`  ${oneLine(describeChange(change))}`);
   return lines;

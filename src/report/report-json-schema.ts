@@ -108,6 +108,11 @@ const resourceSchema = z
       ),
     source: sourceSchema.optional(),
     changes: z.array(changeSchema).describe("The fields that differ, for a drifted object; empty otherwise."),
+    deletedBy: actorSchema
+      .optional()
+      .describe(
+        "For a missing object only: who deleted it, when the cluster's newest record of the object (read as for changes[].actor) is its deletion; absent otherwise, never guessed.",
+      ),
     wouldBe: kubeObjectSchema
       .optional()
       .describe(

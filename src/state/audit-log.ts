@@ -38,6 +38,9 @@ export const auditEntrySchema = z.strictObject({
   objects: names.describe("The objects concerned, as Kind/namespace/name."),
   fields: names.describe("The fields concerned, as Kind/namespace/name:/json/pointer or bare pointers."),
   managers: names.describe("The field managers that made the changes."),
+  writers: names.describe(
+    "Who made the changes, from the cluster's records of writes: Kind/namespace/name:/pointer by alice (sre) at <time>, or Kind/namespace/name deleted by bob (dev) at <time>.",
+  ),
   actor: line(256).describe("Who acted: undrift, or the GitHub user who merged, commented or installed."),
   outcome: line(500).describe("The result in a few words: in-sync, 3 drifted, opened #12, refused: ..."),
   url: z.url().max(2048).optional().describe("Where to see it: the pull request, issue or check run."),
@@ -57,7 +60,7 @@ export class AuditEntryError extends UndriftError {
   readonly permanent = false;
 }
 
-const LIST_FIELDS = ["objects", "fields", "managers"] as const;
+const LIST_FIELDS = ["objects", "fields", "managers", "writers"] as const;
 
 /** Appends `entry` (validated) to the stream and logs it; returns its stream id and time. */
 export async function appendAudit(params: {

@@ -5,6 +5,7 @@
 //      it has not moved), the snapshot at that commit (cached on disk by SHA),
 //      its config and the target (moved to another cluster: handed over)
 //   2. the scan on the cluster's shared session, its report naming the commit
+//      and, from the cluster's records of writes, who changed each field
 //   3. the modes' actions, each on its share of the report (act-on-shares.ts):
 //      warn, codify, revert, heal; an audit entry per action
 //   4. the check run `undrift/<target>` on the head
@@ -17,6 +18,7 @@ import type { ScanContext } from "../queue/process-job.ts";
 import { summaryLine } from "../report/summary-line.ts";
 import { reportAudit } from "../state/report-audit.ts";
 import { actOnShares } from "./act-on-shares.ts";
+import { attributeScan } from "./attribute-scan.ts";
 import { auditModeActions } from "./audit-mode-actions.ts";
 import { notifyScan } from "./notify/notify-scan.ts";
 import { scanLinks } from "./notify/scan-links.ts";
@@ -59,9 +61,10 @@ export async function processScan(params: {
   const cluster = target.cluster;
   const labels = { repo: job.repo, target: target.name, cluster };
 
-  // 2. The scan.
-  const scan = await scanOnSharedSession({ deps, resolved });
-  const { report } = scan;
+  // 2. The scan, and who changed what: every output below reads this one report.
+  const scanned = await scanOnSharedSession({ deps, resolved });
+  const report = await attributeScan({ deps, cluster, report: scanned.report, job });
+  const scan = { ...scanned, report };
   recordScan({ ...labels, report });
   await audit({ event: "scan", cluster, revision: head.sha, outcome: summaryLine(report), ...reportAudit(report) });
   signal.throwIfAborted();

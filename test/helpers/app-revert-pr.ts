@@ -32,6 +32,8 @@ export async function openRevertPr(params: {
   target?: Record<string, unknown>;
   drift: (s: Scenario) => Promise<unknown>;
   onOpen: (parts: { s: Scenario; h?: AppHarness }) => void;
+  /** Run once the harness is open, before the first scan: to keep what the worker reads in its Redis. */
+  beforeScan?: (h: AppHarness) => Promise<unknown>;
 }): Promise<RevertPr> {
   const { github } = params;
   const s = scenario({ files: params.files, target: { mode: "revert", ...params.target } });
@@ -44,6 +46,7 @@ export async function openRevertPr(params: {
     clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } },
   });
   params.onOpen({ s, h });
+  await params.beforeScan?.(h);
   const gh = fakeRepo({ github, head: commit });
   gh.expectToken();
   gh.expectHead();

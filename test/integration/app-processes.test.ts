@@ -218,6 +218,7 @@ describe("undrift audit", () => {
         objects: ["Deployment/shop/web"],
         fields: ["Deployment/shop/web:/spec/replicas"],
         managers: ["kubectl-scale"],
+        writers: ["Deployment/shop/web:/spec/replicas by alice (sre) at 2026-11-30T09:58:00.000Z"],
         actor: "undrift",
         outcome: "created #7",
       },
@@ -241,6 +242,10 @@ describe("undrift audit", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
       /^\S+Z {2}acme\/gitops {2}infra@prod-eu {2}pr-opened {2}by undrift: created #7 at 4b825dc642cb\n {4}objects: {2}Deployment\/shop\/web\n/,
+    );
+    // Who in the cluster changed the field, as the scan's entry kept it from the records of writes.
+    expect(result.stdout).toContain(
+      "\n    writer:   Deployment/shop/web:/spec/replicas by alice (sre) at 2026-11-30T09:58:00.000Z\n",
     );
     expect(result.stdout).not.toContain("acme/other");
   });

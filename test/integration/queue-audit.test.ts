@@ -14,6 +14,7 @@ const entry: AuditEntryInput = {
   objects: ["Deployment/shop/web"],
   fields: ["Deployment/shop/web:/spec/replicas"],
   managers: ["kubectl-edit"],
+  writers: ["Deployment/shop/web:/spec/replicas by alice (sre) at 2026-11-30T09:58:00.000Z from 10.1.2.3"],
   actor: "undrift",
   outcome: "opened #12",
   url: "https://github.com/acme/gitops/pull/12",

@@ -55,6 +55,33 @@ describe("undrift scan: who changed it", () => {
     expect(stdout).toMatch(/\/data\/LOG_LEVEL: changed by alice \(sre\)/);
   });
 
+  it("says who deleted a missing object, in text and in JSON, when the deletion was recorded", async () => {
+    current = await driftedConfigMap();
+    await kubectl(["-n", current.namespace, "delete", "configmap", "settings"]);
+    redis = await openTestRedis();
+    const at = new Date().toISOString();
+    await writeRecords({ redis: redis.redis, prefix: redis.prefix }).add({
+      cluster: "test",
+      object: { group: "", kind: "ConfigMap", namespace: current.namespace, name: "settings" },
+      verb: "delete",
+      username: "bob",
+      groups: ["dev"],
+      at,
+      via: "admission",
+    });
+    const env = { REDIS_URL: redis.url, UNDRIFT_RECORDS_PREFIX: redis.prefix };
+    const text = await scan(current, env);
+    expect(text.stderr).toBe("");
+    expect(text.stdout).toContain(`missing: v1 ConfigMap ${current.namespace}/settings`);
+    expect(text.stdout).toContain(`\n  deleted by bob (dev) at ${at}\n`);
+    const json = await undrift(
+      ["scan", "--repo", current.repoDir, "--target", current.target, "--kubeconfig", kubeconfigPath(), "-o", "json"],
+      { env: { ...process.env, ...env } },
+    );
+    const [missing] = JSON.parse(json.stdout).resources;
+    expect(missing).toMatchObject({ status: "missing", deletedBy: { username: "bob", groups: ["dev"], at } });
+  });
+
   it("still reports the drift, with managers only, when Redis cannot be reached, and says so once", async () => {
     current = await driftedConfigMap();
     const { code, stdout, stderr } = await scan(current, { REDIS_URL: "redis://127.0.0.1:1" });

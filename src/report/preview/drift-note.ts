@@ -5,7 +5,9 @@
 
 import { objectLabel } from "../../model/object-label.ts";
 import type { PreviewReport } from "../../model/preview-report.ts";
-import { codeSpan, escapeHtml } from "../markdown-escape.ts";
+import { whoAndWhen } from "../describe-actor.ts";
+import { codeSpan, escapeHtml, escapeText } from "../markdown-escape.ts";
+import { deletionText } from "../markdown-who.ts";
 import { plural } from "../summary-line.ts";
 import { shortRevision } from "./short-revision.ts";
 
@@ -19,9 +21,14 @@ export function driftNote(report: PreviewReport, budget: number): string | undef
   const lines = drift.resources
     .filter((r) => r.status !== "in-sync")
     .map((r) => {
-      const paths = r.changes.slice(0, FIELDS_SHOWN).map((c) => codeSpan(c.path, { max: 80 }));
+      // Each field with the person behind it when the cluster recorded the write: drift-now is where a
+      // reviewer asks "who changed this, and is it why the PR exists?".
+      const paths = r.changes
+        .slice(0, FIELDS_SHOWN)
+        .map((c) => codeSpan(c.path, { max: 80 }) + (c.actor ? ` ${escapeText(`by ${whoAndWhen(c.actor)}`)}` : ""));
       const more = r.changes.length > FIELDS_SHOWN ? ` and ${r.changes.length - FIELDS_SHOWN} more` : "";
-      return `- ${r.status} ${codeSpan(objectLabel(r))}${paths.length > 0 ? `: ${paths.join(", ")}${more}` : ""}`;
+      const deleted = r.deletedBy ? ` (${deletionText(r.deletedBy)})` : "";
+      return `- ${r.status} ${codeSpan(objectLabel(r))}${deleted}${paths.length > 0 ? `: ${paths.join(", ")}${more}` : ""}`;
     });
   const head = [
     `<details><summary>The cluster already differs from base <code>${base}</code>: ${plural(report.summary.drift, "object")}</summary>`,

@@ -9,7 +9,8 @@
 //      rendered and compared, no cluster needed (changedTargets);
 //   4. previewTarget for each changed target, one cluster session for all of
 //      them (discovery and LISTs once) and the renders step 3 made; a render
-//      error in head is a row, not a failure;
+//      error in head is a row, not a failure; the drift each already has
+//      against base says who changed it (attribute-scan.ts);
 //   5. the cluster's reports stored under the head, then the comment and the
 //      check composed from every cluster's results so far (compose-preview.ts).
 // The superseded check runs again before each target and before storing, so a
@@ -22,6 +23,7 @@ import { loadKubeconfig } from "../../live/load-kubeconfig.ts";
 import type { PreviewJob } from "../../queue/jobs.ts";
 import type { ScanContext } from "../../queue/process-job.ts";
 import { previewStore } from "../../state/preview-store.ts";
+import { attributeScan } from "../attribute-scan.ts";
 import type { WorkerDeps } from "../worker-deps.ts";
 import { clusterChangedTargets } from "./cluster-changed-targets.ts";
 import { previewChangedTargets } from "./preview-changed-targets.ts";
@@ -71,8 +73,13 @@ export async function processPreview(params: {
 
   // 4. A preview of each, on one cluster session.
   const kubeConfig = loadKubeconfig(entry);
-  const previews = await previewChangedTargets({ job, trees, changed, renders, kubeConfig, superseded, signal });
-  if (!previews) return ended;
+  const previewed = await previewChangedTargets({ job, trees, changed, renders, kubeConfig, superseded, signal });
+  if (!previewed) return ended;
+  const previews = [];
+  for (const preview of previewed) {
+    const drift = preview.drift && (await attributeScan({ deps, cluster: job.cluster, report: preview.drift, job }));
+    previews.push(drift ? { ...preview, drift } : preview);
+  }
 
   // 5. Stored, then composed with the other clusters' results.
   if (await superseded()) return ended;

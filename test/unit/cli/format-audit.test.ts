@@ -13,19 +13,25 @@ const record: AuditRecord = {
   objects: ["Deployment/shop/web", "ConfigMap/shop/app-config"],
   fields: ["Deployment/shop/web:/spec/replicas"],
   managers: ["kubectl-edit"],
+  writers: [
+    "Deployment/shop/web:/spec/replicas by alice (sre) at 2026-11-30T09:58:00.000Z from 10.1.2.3",
+    "ConfigMap/shop/app-config deleted by system:serviceaccount:ci:deployer at 2026-11-30T09:59:00.000Z",
+  ],
   actor: "undrift",
   outcome: "opened #12",
   url: "https://github.com/acme/gitops/pull/12",
 };
 
 describe("formatAudit", () => {
-  it("prints one line per entry, then the objects, fields and managers it touched", () => {
+  it("prints one line per entry, then the objects, fields and managers it touched, and who in the cluster wrote each", () => {
     expect(formatAudit([record])).toBe(
       [
         "2026-11-30T10:00:00.000Z  acme/gitops  infra@prod-eu  pr-opened  by undrift: opened #12 at 0123456789ab",
         "    objects:  Deployment/shop/web, ConfigMap/shop/app-config",
         "    fields:   Deployment/shop/web:/spec/replicas",
         "    managers: kubectl-edit",
+        "    writer:   Deployment/shop/web:/spec/replicas by alice (sre) at 2026-11-30T09:58:00.000Z from 10.1.2.3",
+        "    writer:   ConfigMap/shop/app-config deleted by system:serviceaccount:ci:deployer at 2026-11-30T09:59:00.000Z",
         "    https://github.com/acme/gitops/pull/12",
         "",
       ].join("\n"),
@@ -41,6 +47,7 @@ describe("formatAudit", () => {
       objects: [],
       fields: [],
       managers: [],
+      writers: [],
       actor: "undrift",
       outcome: ".github/undrift.yml:3: targets[0].cluster: not allowed",
     };

@@ -182,4 +182,39 @@ describe("attributeActors", () => {
     expect(out.resources.map((r) => r.changes[0]?.actor?.username)).toEqual(["alice", undefined]);
     expect(report.resources[0]?.changes[0]?.actor).toBeUndefined();
   });
+
+  const missing = (): DriftReport => ({
+    target: "prod",
+    revision: "abc",
+    summary: { inSync: 0, drifted: 0, missing: 1, orphaned: 0 },
+    problems: [],
+    fingerprint: "f",
+    resources: [
+      { apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "web", status: "missing", changes: [] },
+    ],
+  });
+
+  it("says who deleted a missing object when its newest record is the deletion", () => {
+    const records = [
+      record("2026-12-02T09:00:00Z", { verb: "create", username: "carol", groups: ["dev"] }),
+      record("2026-12-02T10:02:03Z", { verb: "delete", username: "bob", groups: ["dev"], sourceIP: "10.1.2.4" }),
+    ];
+    const out = attributeActors(missing(), () => records);
+    expect(out.resources[0]?.deletedBy).toEqual({
+      username: "bob",
+      groups: ["dev"],
+      sourceIP: "10.1.2.4",
+      at: "2026-12-02T10:02:03Z",
+      confidence: "exact",
+    });
+  });
+
+  it("names nobody for a missing object written after its recorded deletion (that deletion went unrecorded)", () => {
+    const records = [
+      record("2026-12-02T09:00:00Z", { verb: "delete", username: "bob" }),
+      record("2026-12-02T10:00:00Z", { verb: "create", username: "carol" }),
+    ];
+    expect(attributeActors(missing(), () => records).resources[0]?.deletedBy).toBeUndefined();
+    expect(attributeActors(missing(), () => []).resources[0]?.deletedBy).toBeUndefined();
+  });
 });

@@ -91,6 +91,27 @@ describe("renderJson", () => {
     expect(text).not.toContain("REGION");
   });
 
+  it("says who deleted a missing object as deletedBy, in the actor's shape, and only where it is known", () => {
+    const report = sampleReport();
+    report.resources.find((r) => r.kind === "Service")!.deletedBy = {
+      username: "bob",
+      groups: ["dev"],
+      sourceIP: "10.1.2.4",
+      at: "2026-11-30T09:59:01.000Z",
+      confidence: "exact",
+    };
+    const out = JSON.parse(renderJson(report));
+    const service = out.resources.find((r: { kind: string }) => r.kind === "Service");
+    expect(service.deletedBy).toEqual({
+      username: "bob",
+      groups: ["dev"],
+      sourceIP: "10.1.2.4",
+      at: "2026-11-30T09:59:01.000Z",
+      confidence: "exact",
+    });
+    expect(json.resources.some((r: { deletedBy?: unknown }) => "deletedBy" in r)).toBe(false);
+  });
+
   it("shows a Secret's change only as the masks it was given", () => {
     expect(json.resources[2].changes).toEqual([
       { path: "/data/password", desired: "*** (after)", live: "*** (before)", manager: "kubectl-edit" },

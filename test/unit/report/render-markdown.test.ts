@@ -48,6 +48,32 @@ describe("renderMarkdown", () => {
     expect(text).toContain("| `kubectl-patch` by alice (sre) from 10.1.2.3 | 2026-11-30T10:00:00Z |");
   });
 
+  it("names the people in the overview's Who column and who deleted a missing object, service accounts by their full name", () => {
+    const report = sampleReport();
+    const deployment = report.resources.find((r) => r.kind === "Deployment")!;
+    deployment.changes[0]!.actor = {
+      username: "system:serviceaccount:ci:deployer",
+      groups: ["system:serviceaccounts", "system:serviceaccounts:ci", "system:authenticated"],
+      serviceAccount: "ci:deployer",
+      at: "2026-11-30T10:00:00.412Z",
+      confidence: "exact",
+    };
+    const service = report.resources.find((r) => r.kind === "Service")!;
+    service.deletedBy = { username: "bob", groups: ["dev"], at: "2026-11-30T09:59:01.000Z", confidence: "exact" };
+    const text = renderMarkdown(report).join("\n");
+    expect(text).toContain("| `kubectl-scale` by system:serviceaccount:ci:deployer, `kubectl-edit` |");
+    expect(text).toContain(
+      "| Service | `shop/web` | missing | `infra/web.yaml#0` | *whole object* | deleted by bob (dev) at 2026-11-30T09:59:01.000Z |",
+    );
+    const block = text.slice(text.indexOf("<details><summary><b>missing</b> <code>v1 Service shop/web"));
+    expect(block).toContain("\n\nThe cluster recorded it deleted by bob (dev) at 2026-11-30T09:59:01.000Z.\n");
+  });
+
+  it("names nobody where the cluster recorded no write", () => {
+    expect(body).not.toContain(" by ");
+    expect(body).not.toContain("deleted");
+  });
+
   it("puts each object in its own details block with a diff and its changes", () => {
     expect(detailsLabels(body)).toEqual([
       "apps/v1 Deployment shop/web",

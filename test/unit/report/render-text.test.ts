@@ -88,6 +88,22 @@ describe("renderText", () => {
     );
   });
 
+  it("says who deleted a missing object when the cluster recorded the deletion", () => {
+    const report = sampleReport();
+    const service = report.resources.find((r) => r.kind === "Service")!;
+    service.deletedBy = {
+      username: "bob",
+      groups: ["dev", "system:authenticated"],
+      sourceIP: "10.1.2.4",
+      at: "2026-11-30T09:59:01.000Z",
+      confidence: "exact",
+    };
+    const out = renderText(report, { color: false }).split("\n");
+    const header = out.indexOf("missing: v1 Service shop/web (infra/web.yaml#0)");
+    expect(out[header + 1]).toBe("  deleted by bob (dev) at 2026-11-30T09:59:01.000Z from 10.1.2.4");
+    expect(lines.some((l) => l.includes("deleted by"))).toBe(false);
+  });
+
   it("lists what could not be compared", () => {
     expect(lines).toContain("! Certificate.cert-manager.io infra/web-tls: forbidden: cannot list");
   });

@@ -129,6 +129,31 @@ describe("renderPreviewComment", () => {
     expect(body).toContain("The cluster matches base `4b825dc`.");
   });
 
+  it("names the person behind each drifted field of drift-now, and who deleted a missing object", () => {
+    const report = samplePreview();
+    const drift = report.drift!;
+    const deployment = drift.resources.find((r) => r.kind === "Deployment")!;
+    deployment.changes[0]!.actor = {
+      username: "alice",
+      groups: ["sre"],
+      at: "2026-11-30T10:00:00.412Z",
+      confidence: "exact",
+    };
+    drift.resources.find((r) => r.kind === "Service")!.deletedBy = {
+      username: "bob",
+      groups: ["dev"],
+      at: "2026-11-30T09:59:01.000Z",
+      confidence: "likely",
+    };
+    const text = renderPreviewComment({ head: report.head, previews: [report] }, { maxLength: MAX_LENGTH }).join("\n");
+    expect(text).toContain(
+      "- drifted `apps/v1 Deployment shop/web`: `/spec/replicas` by alice (sre) at 2026-11-30T10:00:00.412Z, `/spec/template/spec/containers/0/env/0/value`",
+    );
+    expect(text).toContain(
+      "- missing `v1 Service shop/web` (deleted by bob (dev) at 2026-11-30T09:59:01.000Z (likely))",
+    );
+  });
+
   it("cuts a long drift list inside its block and says how many it left out", () => {
     const report = changesOnlyPreview();
     const drift = report.drift!;
