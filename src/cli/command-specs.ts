@@ -170,6 +170,52 @@ export const audit = {
   exitCodes: "0 printed, 2 error",
 } as const satisfies CommandSpec;
 
+export const attributionActions = ["install", "uninstall"] as const;
+export const attribution = {
+  summary: "install (or uninstall) the admission recorder's webhook in a cluster, so undrift names who changed what",
+  positional: attributionActions.join("|"),
+  flags: {
+    cluster: {
+      type: "string",
+      value: "NAME",
+      required: true,
+      description: "the cluster's name in the registry (the records are kept under it)",
+    },
+    url: {
+      type: "string",
+      value: "URL",
+      description:
+        "install: where the API server reaches undrift's recorder, https://host:port (default: UNDRIFT_RECORDER_URL)",
+    },
+    "ca-file": {
+      type: "string",
+      value: "FILE",
+      description: "install: the CA (PEM) that signed the recorder's serving certificate",
+    },
+    selector: {
+      type: "string",
+      value: "SELECTOR",
+      default: "undrift.dev/target",
+      description: "only objects with these labels are sent (the targets' tracking selector)",
+    },
+    timeout: {
+      type: "string",
+      value: "SECONDS",
+      default: "2",
+      description: "install: the API server's wait, 1 to 5 s",
+    },
+    kubeconfig: { type: "string", value: "FILE", description: "the kubeconfig (default: KUBECONFIG, ~/.kube/config)" },
+    context: { type: "string", value: "NAME", description: "the kubeconfig context" },
+    "dry-run": { type: "boolean", default: false, description: "print the configuration as YAML, change nothing" },
+  },
+  examples: [
+    "undrift attribution install --cluster prod-eu --url https://undrift.example.com:8443 --ca-file ca.crt",
+    "undrift attribution install --cluster prod-eu --url https://undrift.example.com:8443 --ca-file ca.crt --dry-run",
+    "undrift attribution uninstall --cluster prod-eu",
+  ],
+  exitCodes: "0 done, 2 error",
+} as const satisfies CommandSpec;
+
 export const validateOutputs = ["text", "json"] as const;
 export const validate = {
   summary: "check .github/undrift.yml and render every target (or one) without a cluster, for CI",
@@ -234,6 +280,7 @@ export const commandSpecs: Record<string, CommandSpec> = {
   preview,
   validate,
   audit,
+  attribution,
   completion,
   web,
   worker,

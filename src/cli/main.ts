@@ -55,6 +55,7 @@ const commands: Record<string, () => Promise<Command>> = {
   web: async () => (await import("./web-command.ts")).webCommand,
   worker: async () => (await import("./worker-command.ts")).workerCommand,
   audit: async () => (await import("./audit-command.ts")).auditCommand,
+  attribution: async () => (await import("./attribution-command.ts")).attributionCommand,
   validate: async () => (await import("./validate-command.ts")).validateCommand,
   completion: async () => (await import("./completion-command.ts")).completionCommand,
 };

@@ -17,6 +17,7 @@ import { DEFAULT_WEBHOOK_PATH, setupRoutes } from "../app/app-setup.ts";
 import { resyncAtBoot } from "../app/resync-at-boot.ts";
 import { statusRoutes } from "../app/status/status-routes.ts";
 import { loadClusterRegistry } from "../config/cluster-registry.ts";
+import { parseRecorderEnv } from "../config/recorder-env.ts";
 import { printableRedisUrl } from "../config/redis-url.ts";
 import { parseServerEnv, ServerEnvError } from "../config/server-env.ts";
 import { parseStatusEnv } from "../config/status-env.ts";
@@ -26,7 +27,9 @@ import { githubAppCheck, redisCheck, registryCheck } from "../metrics/readiness-
 import { createRedisConnection } from "../queue/connection.ts";
 import { createQueues } from "../queue/create-queues.ts";
 import { watchQueueDepths } from "../queue/watch-queue-depths.ts";
+import { writeRecords } from "../state/write-records.ts";
 import { probotLog } from "./probot-log.ts";
+import { startRecorder } from "./start-recorder.ts";
 import { startWorkers } from "./start-workers.ts";
 
 /** Serves until `close()`; `workers` runs the scan workers in the same process, on the app's own Probot. */
@@ -44,6 +47,7 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
       // Read first, so that a mistake in them opens no connection to linger.
       const env = parseServerEnv(process.env);
       const statusEnv = parseStatusEnv(process.env);
+      const recorderEnv = parseRecorderEnv(process.env);
       const registry = env.clustersFile ? await loadClusterRegistry(env.clustersFile) : undefined;
       if (!registry && params.workers)
         throw new ServerEnvError(
@@ -79,6 +83,22 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
       ];
       options.addHandler(probeRoutes({ checks }));
       options.addHandler(statusRoutes({ env: statusEnv, redis: producer, prefix: queues.prefix, log: app.log }));
+      if (recorderEnv) {
+        // The admission recorder: who wrote what, kept under the queue prefix where scans read it (issue 16).
+        const recorder = await startRecorder({
+          ...recorderEnv,
+          records: writeRecords({ redis: producer, prefix: queues.prefix }),
+          log: app.log,
+        });
+        app.log.info(
+          `admission recorder on https://${recorderEnv.host}:${recorder.port}/attribution/admission/<cluster>`,
+        );
+        const closeBefore = closeApp;
+        closeApp = async () => {
+          await recorder.close();
+          await closeBefore?.();
+        };
+      }
       resync = resyncAtBoot({ deps, probot: app, log: app.log }).then(
         (changes) =>
           app.log.info(
@@ -92,9 +112,10 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
         // Probot's server, on PORT and HOST as its run reads them, answers the probes of the workers beside it.
         const probes = `http://${process.env.HOST || "localhost"}:${Number(process.env.PORT) || 3000}`;
         const workers = startWorkers({ probot: app, queues, registry, env, log: app.log, probes });
+        const closeRest = closeApp;
         closeApp = async () => {
           await workers.close();
-          await closeQueues();
+          await closeRest?.();
         };
       }
     },

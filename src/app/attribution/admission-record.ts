@@ -33,7 +33,9 @@ export function allowAnswer(review: AdmissionReview) {
   };
 }
 
-// Admission has no PATCH operation: a patch is an UPDATE whose options are PatchOptions.
+// Admission has no PATCH operation, and kube-apiserver hands admission a patch's options as UpdateOptions
+// (seen against the real server in attribution-recorder.test.ts), so a kubectl patch is recorded as an update;
+// the field manager (`kubectl-patch`) still says how it was written. PatchOptions, if a server sends them, says patch.
 function verbOf(operation: string | undefined, optionsKind: string | undefined): RecordVerb | undefined {
   if (operation === "CREATE") return "create";
   if (operation === "DELETE") return "delete";

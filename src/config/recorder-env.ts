@@ -1,0 +1,43 @@
+// The admission recorder's settings, read once where the web process starts:
+//   UNDRIFT_RECORDER_PORT       the HTTPS port the API servers' webhook calls reach (off when unset)
+//   UNDRIFT_RECORDER_CERT_FILE  its serving certificate (PEM), for the name or address in the webhook's URL
+//   UNDRIFT_RECORDER_KEY_FILE   that certificate's key
+//   UNDRIFT_RECORDER_HOST       the address to listen on (default 0.0.0.0)
+// The recorder is its own HTTPS server beside Probot's plain HTTP one: the API
+// server calls webhooks over TLS only. An error names the variable, never a value.
+import { existsSync } from "node:fs";
+import { ServerEnvError } from "./server-env.ts";
+
+export interface RecorderEnv {
+  port: number;
+  host: string;
+  certFile: string;
+  keyFile: string;
+}
+
+/** The recorder's settings, or undefined when UNDRIFT_RECORDER_PORT is unset (the recorder is off). */
+export function parseRecorderEnv(env: NodeJS.ProcessEnv = process.env): RecorderEnv | undefined {
+  const value = (name: string) => (env[name]?.trim() ? env[name]?.trim() : undefined);
+  const portText = value("UNDRIFT_RECORDER_PORT");
+  const certFile = value("UNDRIFT_RECORDER_CERT_FILE");
+  const keyFile = value("UNDRIFT_RECORDER_KEY_FILE");
+  if (portText === undefined) {
+    const stray = certFile ? "UNDRIFT_RECORDER_CERT_FILE" : keyFile ? "UNDRIFT_RECORDER_KEY_FILE" : undefined;
+    if (stray) throw new ServerEnvError(`${stray}: set without UNDRIFT_RECORDER_PORT, which turns the recorder on`);
+    return undefined;
+  }
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new ServerEnvError("UNDRIFT_RECORDER_PORT: expected a port number from 1 to 65535");
+  for (const [name, file] of [
+    ["UNDRIFT_RECORDER_CERT_FILE", certFile],
+    ["UNDRIFT_RECORDER_KEY_FILE", keyFile],
+  ] as const) {
+    if (!file)
+      throw new ServerEnvError(
+        `${name}: required with UNDRIFT_RECORDER_PORT (the API server calls webhooks over https)`,
+      );
+    if (!existsSync(file)) throw new ServerEnvError(`${name}: ${file}: no such file`);
+  }
+  return { port, host: value("UNDRIFT_RECORDER_HOST") ?? "0.0.0.0", certFile: certFile!, keyFile: keyFile! };
+}

@@ -1,0 +1,289 @@
+// The admission recorder against the real API server: `undrift attribution install`
+// puts its webhook in the cluster, two people (client certificates the cluster's CA
+// signed: alice in group sre, bob in group dev) change tracked objects with kubectl,
+// and `undrift scan` with the same Redis names each for the field they changed. A
+// Secret written meanwhile leaves no value in Redis, and with the recorder down
+// writes still pass (failurePolicy Ignore). Prints the added latency of a write.
+import { execFile, execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { freePort } from "../../scripts/cluster/processes.ts";
+import { startRecorder } from "../../src/cli/start-recorder.ts";
+import { applyObject } from "../../src/live/apply-object.ts";
+import { writeRecords } from "../../src/state/write-records.ts";
+import { client, kubeconfigPath } from "../helpers/cluster.ts";
+import { openTestRedis, type TestRedis, waitFor } from "../helpers/redis.ts";
+import { undrift } from "../helpers/run-cli.ts";
+import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
+
+const CANARY = "canary-recorder-7f3a9c";
+let work: string;
+let pki: string;
+const people: Record<string, string> = {};
+let s: Scenario;
+let redis: TestRedis;
+let installed = false;
+
+/** A kubeconfig for `user` (groups as the certificate's O), signed by the test cluster's CA. */
+function person(user: string, group: string): string {
+  const key = join(work, `${user}.key`);
+  const csr = join(work, `${user}.csr`);
+  const crt = join(work, `${user}.crt`);
+  const run = (args: string[]) => execFileSync("openssl", args, { stdio: ["ignore", "ignore", "pipe"] });
+  run(["req", "-newkey", "rsa:2048", "-nodes", "-subj", `/CN=${user}/O=${group}`, "-keyout", key, "-out", csr]);
+  run(
+    ["x509", "-req", "-in", csr, "-CA", join(pki, "ca.crt"), "-CAkey", join(pki, "ca.key"), "-CAcreateserial"].concat([
+      "-days",
+      "1",
+      "-out",
+      crt,
+    ]),
+  );
+  const admin = parse(readFileSync(kubeconfigPath(), "utf8")) as { clusters: Array<{ name: string }> };
+  const file = join(work, `${user}.kubeconfig`);
+  writeFileSync(
+    file,
+    stringify({
+      apiVersion: "v1",
+      kind: "Config",
+      clusters: admin.clusters,
+      users: [{ name: user, user: { "client-certificate": crt, "client-key": key } }],
+      contexts: [{ name: user, context: { cluster: admin.clusters[0]!.name, user } }],
+      "current-context": user,
+    }),
+    { mode: 0o600 },
+  );
+  return file;
+}
+
+/** kubectl as `user`, the way that person makes drift. */
+async function as(user: string, args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)("kubectl", ["--kubeconfig", people[user]!, ...args]);
+  return stdout;
+}
+
+const configMap = (name: string, data: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  ${data}\n`;
+
+const install = (extra: string[] = []) =>
+  undrift(["attribution", ...extra, "--cluster", "test", "--kubeconfig", kubeconfigPath()]);
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "undrift-recorder-"));
+  pki = join(dirname(kubeconfigPath()), "pki");
+  people.alice = person("alice", "sre");
+  people.bob = person("bob", "dev");
+  s = scenario({
+    files: {
+      "manifests/settings.yaml": configMap("settings", "LOG_LEVEL: info"),
+      "manifests/limits.yaml": configMap("limits", 'max: "10"'),
+    },
+  });
+  await s.applyGit();
+  await kubectl([
+    "-n",
+    s.namespace,
+    "create",
+    "rolebinding",
+    "people",
+    "--clusterrole=edit",
+    "--group=sre",
+    "--group=dev",
+  ]);
+  redis = await openTestRedis();
+});
+
+afterAll(async () => {
+  if (installed) await install(["uninstall"]);
+  await s?.cleanup();
+  await redis?.cleanup();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("the admission recorder", () => {
+  it("records who changed what, so undrift scan names alice and bob for their fields; no Secret value is kept", async () => {
+    const port = await freePort();
+    const log = { info() {}, warn() {}, error: (_: object, message: string) => errors.push(message) };
+    const errors: string[] = [];
+    const recorder = await startRecorder({
+      port,
+      host: "127.0.0.1",
+      certFile: join(pki, "component.crt"),
+      keyFile: join(pki, "component.key"),
+      records: writeRecords({ redis: redis.redis, prefix: redis.prefix }),
+      log,
+    });
+    try {
+      // Only this test's objects are sent: other tests share the cluster.
+      const selector = `undrift.dev/target=${s.target}`;
+      const url = `https://127.0.0.1:${port}`;
+      const result = await install(["install", "--url", url, "--ca-file", join(pki, "ca.crt"), "--selector", selector]);
+      expect(result).toMatchObject({ code: 0, stderr: "" });
+      installed = true;
+      expect(result.stdout).toBe(
+        `validatingwebhookconfiguration undrift-recorder-test applied: writes to objects matching ${selector} are recorded for cluster test\n`,
+      );
+      const webhook = JSON.parse(
+        await kubectl(["get", "validatingwebhookconfiguration", "undrift-recorder-test", "-o", "json"]),
+      );
+      expect(webhook.webhooks[0]).toMatchObject({ failurePolicy: "Ignore", sideEffects: "None", timeoutSeconds: 2 });
+
+      // The API server may take a moment to load a new webhook configuration: wait until a write is seen.
+      const records = writeRecords({ redis: redis.redis, prefix: redis.prefix });
+      const key = (name: string, kind = "ConfigMap") => ({ group: "", kind, namespace: s.namespace, name });
+      await waitFor(
+        "the recorder to see alice's write",
+        async () => {
+          await as("alice", [
+            "-n",
+            s.namespace,
+            "patch",
+            "configmap",
+            "settings",
+            "-p",
+            '{"data":{"LOG_LEVEL":"debug"}}',
+          ]);
+          return (await records.forObject("test", key("settings"))).some((r) => r.username === "alice");
+        },
+        30_000,
+      );
+      await as("bob", ["-n", s.namespace, "patch", "configmap", "limits", "-p", '{"data":{"max":"99"}}']);
+      await as("alice", [
+        "-n",
+        s.namespace,
+        "create",
+        "secret",
+        "generic",
+        "token",
+        `--from-literal=password=${CANARY}`,
+      ]);
+      await as("alice", ["-n", s.namespace, "label", "secret", "token", `undrift.dev/target=${s.target}`]);
+      await waitFor("bob's record", async () =>
+        (await records.forObject("test", key("limits"))).some((r) => r.username === "bob"),
+      );
+      await waitFor(
+        "the Secret's label record",
+        async () => (await records.forObject("test", key("token", "Secret"))).length > 0,
+      );
+      const [bobs] = await records.forObject("test", key("limits"));
+      expect(bobs).toMatchObject({
+        username: "bob",
+        groups: expect.arrayContaining(["dev"]),
+        verb: "update",
+        fieldManager: "kubectl-patch",
+        via: "admission",
+      });
+
+      // What a reviewer reads: the scan names the person for the field.
+      const scan = await undrift(
+        ["scan", "--repo", s.repoDir, "--target", s.target, "--kubeconfig", kubeconfigPath()],
+        {
+          env: { ...process.env, REDIS_URL: redis.url, UNDRIFT_RECORDS_PREFIX: redis.prefix },
+        },
+      );
+      expect(scan.code).toBe(1);
+      expect(scan.stdout).toMatch(/\/data\/LOG_LEVEL: changed by alice \(sre/);
+      expect(scan.stdout).toMatch(/\/data\/max: changed by bob \(dev/);
+
+      // Nothing of the Secret's value anywhere under the prefix, plain or base64.
+      const dump = execFileSync("redis-cli", ["-u", redis.url, "--scan", "--pattern", `${redis.prefix}:*`], {
+        encoding: "utf8",
+      });
+      let everything = "";
+      for (const k of dump.split("\n").filter(Boolean)) {
+        const type = (await redis.redis.type(k)) as string;
+        if (type === "string") everything += await redis.redis.get(k);
+        else if (type === "list") everything += (await redis.redis.lrange(k, 0, -1)).join("\n");
+        else if (type === "zset") everything += (await redis.redis.zrange(k, "0", "-1")).join("\n");
+        else if (type === "hash") everything += JSON.stringify(await redis.redis.hgetall(k));
+        else if (type === "stream") everything += JSON.stringify(await redis.redis.xrange(k, "-", "+"));
+      }
+      expect(everything).toContain("alice");
+      expect(everything).not.toContain(CANARY);
+      expect(everything).not.toContain(Buffer.from(CANARY).toString("base64"));
+      expect(errors).toEqual([]);
+
+      // The added latency of a write with the recorder on, then with its webhook gone (printed, never asserted).
+      const admin = client();
+      const resource = {
+        group: "",
+        version: "v1",
+        kind: "ConfigMap",
+        resource: "configmaps",
+        namespaced: true,
+        verbs: [],
+        preferred: true,
+      };
+      const timeWrites = async (n: number) => {
+        const started = performance.now();
+        for (let i = 0; i < n; i++) {
+          await applyObject({
+            client: admin,
+            resource,
+            object: {
+              apiVersion: "v1",
+              kind: "ConfigMap",
+              metadata: { name: "timed", namespace: s.namespace, labels: { "undrift.dev/target": s.target } },
+              data: { i: String(i) },
+            },
+            fieldManager: "bench",
+            force: true,
+            dryRun: false,
+          });
+        }
+        return (performance.now() - started) / n;
+      };
+      await timeWrites(3);
+      const on = await timeWrites(30);
+
+      // The recorder down, its webhook still installed: a write passes all the same.
+      await recorder.close();
+      await as("alice", ["-n", s.namespace, "patch", "configmap", "settings", "-p", '{"data":{"LOG_LEVEL":"warn"}}']);
+      expect(
+        await kubectl(["-n", s.namespace, "get", "configmap", "settings", "-o", "jsonpath={.data.LOG_LEVEL}"]),
+      ).toBe("warn");
+
+      expect((await install(["uninstall"])).stdout).toBe(
+        "validatingwebhookconfiguration undrift-recorder-test deleted\n",
+      );
+      installed = false;
+      expect((await install(["uninstall"])).stdout).toBe(
+        "validatingwebhookconfiguration undrift-recorder-test: not installed\n",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await timeWrites(3);
+      const off = await timeWrites(30);
+      console.log(
+        `admission recorder: a server-side apply took ${on.toFixed(1)} ms with the recorder on, ${off.toFixed(1)} ms without its webhook (mean of 30)`,
+      );
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  it("refuses an http URL, a missing CA file and a bad selector in one line each, before the cluster", async () => {
+    const ca = join(dirname(kubeconfigPath()), "pki", "ca.crt");
+    expect(await install(["install", "--url", "http://undrift:8443", "--ca-file", ca])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "--url: the API server calls webhooks over https only, got http://undrift:8443\n",
+    });
+    expect(await install(["install", "--url", "https://undrift:8443", "--ca-file", "/nope/ca.crt"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "--ca-file /nope/ca.crt: no such file\n",
+    });
+    const bad = await install(["install", "--url", "https://undrift:8443", "--ca-file", ca, "--selector", "a in (b)"]);
+    expect(bad).toMatchObject({ code: 2, stdout: "" });
+    expect(bad.stderr).toMatch(/^--selector: set-based selectors \(in, notin\) are not supported: "a in \(b\)"\n$/);
+    expect(await install(["reinstall"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'attribution: expected one of install, uninstall, got "reinstall"\n',
+    });
+  });
+});
