@@ -6,11 +6,16 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { request } from "node:https";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/cluster/processes.ts";
+import { createRedisConnection } from "../../src/queue/connection.ts";
+import { writeRecords } from "../../src/state/write-records.ts";
+import { kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { type GitHubRelay, startGitHubRelay } from "../helpers/github-relay.ts";
 import { type RedisServer, startRedisServer } from "../helpers/redis-server.ts";
@@ -258,5 +263,88 @@ describe("undrift audit", () => {
     expect(result.stderr).toBe(
       `REDIS_URL: Redis at redis://:***@127.0.0.1:${redisPort} is unreachable (connect ECONNREFUSED 127.0.0.1:${redisPort})\n`,
     );
+  });
+});
+
+describe("undrift start's admission recorder", () => {
+  it("serves it over HTTPS when UNDRIFT_RECORDER_PORT is set: allows at once and keeps who wrote, under the queue prefix", async () => {
+    // The resync at boot lists the installations: none.
+    github.expect({ method: "GET", path: "/app/installations", reply: { body: [] } });
+    redisServer = await startRedisServer();
+    const [port, recorderPort] = [await freePort(), await freePort()];
+    // The test cluster's serving certificate for 127.0.0.1, and its CA, stand in for a real deployment's.
+    const pki = join(dirname(kubeconfigPath()), "pki");
+    const output = await startProcess("start", {
+      REDIS_URL: redisServer.url,
+      PORT: String(port),
+      UNDRIFT_RECORDER_PORT: String(recorderPort),
+      UNDRIFT_RECORDER_HOST: "127.0.0.1",
+      UNDRIFT_RECORDER_CERT_FILE: join(pki, "component.crt"),
+      UNDRIFT_RECORDER_KEY_FILE: join(pki, "component.key"),
+    });
+    await until("the recorder's line", async () =>
+      output().includes(`admission recorder on https://127.0.0.1:${recorderPort}/attribution/admission/<cluster>`)
+        ? true
+        : undefined,
+    );
+    const review = {
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      request: {
+        uid: "3f1c",
+        kind: { group: "", version: "v1", kind: "ConfigMap" },
+        name: "settings",
+        namespace: "shop",
+        operation: "UPDATE",
+        userInfo: { username: "alice", groups: ["sre"] },
+        options: { kind: "UpdateOptions", fieldManager: "kubectl-patch" },
+        object: { metadata: { name: "settings" }, data: { LOG_LEVEL: "debug" } },
+      },
+    };
+    const answer = await new Promise<{ status: number; body: string }>((done, fail) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: recorderPort,
+          path: "/attribution/admission/prod-eu",
+          method: "POST",
+          ca: readFileSync(join(pki, "ca.crt")),
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => {
+            body += chunk.toString();
+          });
+          res.on("end", () => done({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on("error", fail);
+      req.end(JSON.stringify(review));
+    }).catch((error: Error) => ({ status: 0, body: error.message }));
+    // Verified against the CA the webhook's caBundle would carry.
+    expect(answer.status, answer.body).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      response: { uid: "3f1c", allowed: true },
+    });
+    const redis = createRedisConnection({ role: "producer", url: redisServer.url, name: "ops-test" });
+    try {
+      const records = writeRecords({ redis, prefix: "undrift" });
+      const key = { group: "", kind: "ConfigMap", namespace: "shop", name: "settings" };
+      const [record] = await until("the record", async () => {
+        const found = await records.forObject("prod-eu", key);
+        return found.length > 0 ? found : undefined;
+      });
+      expect(record).toMatchObject({
+        username: "alice",
+        groups: ["sre"],
+        fieldManager: "kubectl-patch",
+        via: "admission",
+      });
+      expect(JSON.stringify(record)).not.toContain("debug");
+    } finally {
+      redis.disconnect();
+    }
   });
 });
