@@ -343,6 +343,10 @@ describe("undrift start's admission recorder", () => {
         via: "admission",
       });
       expect(JSON.stringify(record)).not.toContain("debug");
+      // The resync at boot has asked GitHub (the mock's expectation) before the test ends.
+      await until("the resync at boot", async () =>
+        output().includes("schedulers resynced with the installations") ? true : undefined,
+      );
     } finally {
       redis.disconnect();
     }
