@@ -76,7 +76,8 @@ async function shutdown(url: string, child: ChildProcess): Promise<void> {
   await exited;
 }
 
-function freePort(): Promise<number> {
+/** A loopback port nothing listens on now, for a server a test starts. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
