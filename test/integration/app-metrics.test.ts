@@ -18,6 +18,7 @@ import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harn
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { webDeployment } from "../helpers/manifests.ts";
+import { sample } from "../helpers/metrics.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const RATE_LIMIT = 5000;
@@ -39,12 +40,6 @@ afterEach(async () => {
   await s?.cleanup();
   h = s = probes = unwatch = undefined;
 });
-
-/** One sample's value from the Prometheus text, or undefined when the series is absent. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 describe("/metrics after real scans", () => {
   it("reports a target's drift by status, 0 once it is undone, each scan by cluster and result, the queue, when it last scanned, GitHub's answers by status and the rate limit left", async () => {
