@@ -8,8 +8,8 @@ import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harn
 import { installationPayload } from "../helpers/app-payloads.ts";
 import { closedPortKubeconfig, kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
-import { type MetricsEndpoint, sample, serveMetrics } from "../helpers/metrics.ts";
 import { webDeployment } from "../helpers/manifests.ts";
+import { type MetricsEndpoint, sample, serveMetrics } from "../helpers/metrics.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const github = useGitHubMock();
