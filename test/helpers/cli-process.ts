@@ -19,14 +19,21 @@ export interface CliProcess {
   exited: Promise<number>;
 }
 
-/** Starts `undrift ...args`; with `tty`, inside a pseudo-terminal (`script -qfec`). NO_COLOR is always set. */
-export function startUndrift(args: string[], options: { tty?: boolean } = {}): CliProcess {
-  const env = { ...process.env, NO_COLOR: "1", TERM: "xterm" };
+/**
+ * Starts `undrift ...args`; with `tty`, inside a pseudo-terminal (`script -qfec`). NO_COLOR is always set;
+ * `env` is added to this process's environment, and `cwd` is where it starts (its `.env` is read there).
+ */
+export function startUndrift(
+  args: string[],
+  options: { tty?: boolean; env?: Record<string, string>; cwd?: string } = {},
+): CliProcess {
+  const env = { ...process.env, NO_COLOR: "1", TERM: "xterm", ...options.env };
+  const cwd = options.cwd ?? process.cwd();
   const command = [process.execPath, cli, ...args].map(shellQuote).join(" ");
   // `exec` makes undrift the pty's foreground process itself, as when a person runs it from a shell.
   const child = options.tty
-    ? spawn("script", ["-qfec", `exec ${command}`, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] })
-    : spawn(process.execPath, [cli, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    ? spawn("script", ["-qfec", `exec ${command}`, "/dev/null"], { env, cwd, stdio: ["pipe", "pipe", "pipe"] })
+    : spawn(process.execPath, [cli, ...args], { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   const changed = new Set<() => void>();

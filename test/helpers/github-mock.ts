@@ -55,6 +55,8 @@ export interface LoggedRequest {
   status: number;
   /** When the mock received it (Date.now()), to measure the waits between retries. */
   at: number;
+  /** With the `rateLimit` option: the x-ratelimit-remaining its answer carried. */
+  rateLimitRemaining?: number;
 }
 
 export interface GitHubMock {
@@ -77,6 +79,12 @@ export interface GitHubMockOptions {
   baseUrl?: string;
   /** The REST description requests are checked against, such as `ghes-3.19` for GitHub Enterprise Server 3.19. */
   description?: OpenApiDescription;
+  /**
+   * The API's answers carry GitHub's rate limit headers (`x-ratelimit-limit`, `-remaining`, `-used`,
+   * `-resource: core`), the remaining count going down by one per answer from this limit in each test
+   * (one window for every token: enough for a test of one installation). Off by default.
+   */
+  rateLimit?: number;
 }
 
 const apiOrigin = "https://api.github.com";
@@ -90,6 +98,19 @@ export function useGitHubMock(options: GitHubMockOptions = {}): GitHubMock {
   const violations: string[] = [];
   const pending: Array<Promise<void>> = [];
   let declared: Array<{ call: ExpectedCall; used: number; times: number }> = [];
+  let used = 0;
+  /** GitHub's rate limit headers for the next answer of the API, with the `rateLimit` option. */
+  const rateLimitHeaders = (entry: LoggedRequest): Record<string, string> => {
+    if (options.rateLimit === undefined) return {};
+    used = Math.min(options.rateLimit, used + 1);
+    entry.rateLimitRemaining = options.rateLimit - used;
+    return {
+      "x-ratelimit-limit": String(options.rateLimit),
+      "x-ratelimit-remaining": String(entry.rateLimitRemaining),
+      "x-ratelimit-used": String(used),
+      "x-ratelimit-resource": "core",
+    };
+  };
 
   nock.disableNetConnect();
   // The test cluster and Redis listen on loopback.
@@ -164,7 +185,11 @@ export function useGitHubMock(options: GitHubMockOptions = {}): GitHubMock {
           }
           await call.hold?.(entry);
           const json = answer.body !== undefined && typeof answer.body !== "string" && !Buffer.isBuffer(answer.body);
-          const headers = { ...(json ? { "content-type": "application/json; charset=utf-8" } : {}), ...answer.headers };
+          const headers = {
+            ...(json ? { "content-type": "application/json; charset=utf-8" } : {}),
+            ...(call.origin ? {} : rateLimitHeaders(entry)),
+            ...answer.headers,
+          };
           const payload = json ? JSON.stringify(answer.body) : ((answer.body as string | Buffer | undefined) ?? "");
           return [entry.status, payload, headers];
         });
@@ -188,6 +213,7 @@ export function useGitHubMock(options: GitHubMockOptions = {}): GitHubMock {
   afterEach(async () => {
     const found = await verify();
     requests.length = 0;
+    used = 0;
     if (found.length > 0) throw new Error(`GitHub mock:\n- ${found.join("\n- ")}`);
   });
   afterAll(() => {

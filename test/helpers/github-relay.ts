@@ -4,7 +4,7 @@
 // child's requests land on the same fake repository and the same request log
 // as the test's own. The child reaches it as a GitHub Enterprise Server
 // (`GHE_HOST=127.0.0.1:<port>`, `GHE_PROTOCOL=http`): `/api/v3` is stripped.
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 
 export interface GitHubRelay {
   /** host:port, for GHE_HOST. */
@@ -23,7 +23,23 @@ const ownHeaders = new Set([
 ]);
 
 export async function startGitHubRelay(target = "https://api.github.com"): Promise<GitHubRelay> {
-  const server = createServer((req, res) => {
+  const server = createServer(relayTo(target));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    host: `127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A request handler that relays each request to `target` from this process, `/api/v3` stripped, as the relay does. */
+export function relayTo(target: string): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     relay(req)
       .then((answer) => {
         res.writeHead(answer.status, answer.headers).end(answer.body);
@@ -32,7 +48,7 @@ export async function startGitHubRelay(target = "https://api.github.com"): Promi
         // The caller may be gone (killed mid-request); an answer to nobody is dropped.
         if (!res.destroyed) res.writeHead(502).end(error.message);
       });
-  });
+  };
   async function relay(req: IncomingMessage) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -51,15 +67,4 @@ export async function startGitHubRelay(target = "https://api.github.com"): Promi
     });
     return { status: response.status, headers: answer, body: Buffer.from(await response.arrayBuffer()) };
   }
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  return {
-    host: `127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

@@ -7,11 +7,15 @@
 //   POST /login/oauth/access_token  the code for a user token (`ghu_...`, 8 hours), checked against
 //                                   the client id, secret and redirect_uri it was issued for; a wrong
 //                                   one is a 200 with `error`, as GitHub answers (also as `exchange`)
-// The REST calls made with the token are not served here: the server under test
-// runs in the test's process, so they go through nock and its OpenAPI checks
-// (github-mock.ts) at this stand-in's /api/v3 (GHE_HOST points both here).
+// The REST calls made with the token are not served here: a server under test
+// in the test's process makes them through nock and its OpenAPI checks
+// (github-mock.ts) at this stand-in's /api/v3 (GHE_HOST points both here). For
+// a server in a child process, where nock cannot reach, `relay` has the
+// stand-in pass its /api/v3 requests to the test process's mock, as
+// github-relay.ts does, so the child sees one GitHub host for both.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
+import { relayTo } from "./github-relay.ts";
 
 export interface OAuthStandIn {
   /** `127.0.0.1:<port>`, for GHE_HOST (with GHE_PROTOCOL=http). */
@@ -34,7 +38,9 @@ export interface OAuthStandIn {
   close(): Promise<void>;
 }
 
-export async function startOAuthStandIn(): Promise<OAuthStandIn> {
+/** With `relay` (`https://api.github.com`, the mock's origin), requests under /api/v3 go there from this process. */
+export async function startOAuthStandIn(options: { relay?: string } = {}): Promise<OAuthStandIn> {
+  const rest = options.relay ? relayTo(options.relay) : undefined;
   const codes = new Map<string, string>();
   // The code for a token: once, for the client and the redirect_uri it was issued to.
   const exchange = (form: Record<string, string | undefined>): object => {
@@ -102,7 +108,9 @@ export async function startOAuthStandIn(): Promise<OAuthStandIn> {
       });
       return;
     }
-    res.writeHead(404, { "content-type": "text/plain" }).end("not served by the stand-in\n");
+    // Only the REST API: the browser's own requests here (a favicon) are nobody's mock.
+    if (rest && url.pathname.startsWith("/api/v3/")) rest(req, res);
+    else res.writeHead(404, { "content-type": "text/plain" }).end("not served by the stand-in\n");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();

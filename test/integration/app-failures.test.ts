@@ -9,6 +9,7 @@ import { installationPayload } from "../helpers/app-payloads.ts";
 import { closedPortKubeconfig, kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { webDeployment } from "../helpers/manifests.ts";
+import { type MetricsEndpoint, sample, serveMetrics } from "../helpers/metrics.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const github = useGitHubMock();
@@ -17,10 +18,12 @@ const web = webDeployment.replace(" # Git says two", "");
 
 let h: AppHarness | undefined;
 let s: Scenario | undefined;
+let metrics: MetricsEndpoint | undefined;
 afterEach(async () => {
+  await metrics?.close();
   await h?.close();
   await s?.cleanup();
-  h = s = undefined;
+  h = s = metrics = undefined;
 });
 
 /** A codify target whose Deployment was scaled to 4 in the cluster, installed on acme/gitops. */
@@ -143,7 +146,7 @@ describe("failures on the way", () => {
     ]);
   });
 
-  it("reports an unreachable cluster in its target's check run, in one line, and scans the other target as usual", async () => {
+  it("reports an unreachable cluster in its target's check run, in one line, scans the other target as usual, and counts each cluster's scans under its own name", async () => {
     const down = uniqueName("down");
     s = scenario({ files: { "manifests/web.yaml": web }, target: { mode: "warn" } });
     const config = readFileSync(join(s.repoDir, ".github/undrift.yml"), "utf8");
@@ -162,6 +165,10 @@ describe("failures on the way", () => {
         down: { kubeconfig, repositories: ["acme/gitops"] },
       },
     });
+    metrics = await serveMetrics();
+    const scans = (text: string, cluster: string, result: string) =>
+      sample(text, `undrift_scans_total{cluster="${cluster}",result="${result}"}`) ?? 0;
+    const before = await metrics.scrape();
     const gh = fakeRepo({ github, head: commit });
     gh.expectToken();
     gh.expectConfig(configText);
@@ -178,7 +185,7 @@ describe("failures on the way", () => {
     expect(ok?.returnvalue).toMatchObject({ summary: `${s.target}: 1 drifted` });
 
     // The target on the cluster that is down: every attempt fails; the last one is reported.
-    const before = github.requests.length;
+    const mark = github.requests.length;
     gh.expectHead(4);
     gh.expectCheckRuns({ list: 1, create: 1 });
     h.startWorkers(["down"]);
@@ -192,7 +199,7 @@ describe("failures on the way", () => {
       ),
     );
     // Each attempt reads the (unchanged) head; only the last, failed one writes: its check run.
-    expect(github.requests.slice(before).map((r) => [r.operationId, r.status])).toEqual([
+    expect(github.requests.slice(mark).map((r) => [r.operationId, r.status])).toEqual([
       ...Array.from({ length: 4 }, () => [
         ["repos/get", 304],
         ["repos/get-branch", 304],
@@ -205,5 +212,19 @@ describe("failures on the way", () => {
       output: { title: `${s.target}: 1 drifted` },
     });
     expect(gh.state.issues).toHaveLength(1);
+
+    // /metrics: each cluster's scans under its own name. The down cluster's three attempts failed, and its
+    // target never scanned; the test cluster's one scan found drift and failed nothing.
+    const after = await metrics.scrape();
+    expect(scans(after, "down", "failed") - scans(before, "down", "failed")).toBe(3);
+    expect(scans(after, "down", "drifted") + scans(after, "down", "in-sync")).toBe(0);
+    expect(
+      sample(
+        after,
+        `undrift_last_successful_scan_timestamp_seconds{repo="acme/gitops",target="${down}",cluster="down"}`,
+      ),
+    ).toBeUndefined();
+    expect(scans(after, "test", "drifted") - scans(before, "test", "drifted")).toBe(1);
+    expect(scans(after, "test", "failed") - scans(before, "test", "failed")).toBe(0);
   });
 });

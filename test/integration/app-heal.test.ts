@@ -3,7 +3,8 @@
 // which fields, who had changed them. A "controller" (its own field manager)
 // that changes the same field back before every scan is a fight: after three
 // heals within the hour the next scan leaves that field alone, and the issue
-// gives the ignoreDifferences rule that would end the fight.
+// gives the ignoreDifferences rule that would end the fight. /metrics counts
+// each heal and the fight under the target's labels.
 import { afterEach, describe, expect, it } from "vitest";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
 import { readAudit } from "../../src/state/audit-log.ts";
@@ -12,17 +13,32 @@ import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harn
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { webDeployment as web } from "../helpers/manifests.ts";
+import { type MetricsEndpoint, sample, serveMetrics } from "../helpers/metrics.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const github = useGitHubMock();
 
 let h: AppHarness | undefined;
 let s: Scenario | undefined;
+let metrics: MetricsEndpoint | undefined;
 afterEach(async () => {
+  await metrics?.close();
   await h?.close();
   await s?.cleanup();
-  h = s = undefined;
+  h = s = metrics = undefined;
 });
+
+/** The target's heal counters on /metrics: healed, failed, fights (0 when the series is absent). */
+async function healSeries(target: string): Promise<{ healed: number; failed: number; fights: number }> {
+  metrics ??= await serveMetrics();
+  const text = await metrics.scrape();
+  const t = `repo="acme/gitops",target="${target}",cluster="test"`;
+  return {
+    healed: sample(text, `undrift_heals_total{${t},result="healed"}`) ?? 0,
+    failed: sample(text, `undrift_heals_total{${t},result="failed"}`) ?? 0,
+    fights: sample(text, `undrift_heal_fights_total{${t}}`) ?? 0,
+  };
+}
 
 const replicas = (namespace: string) =>
   kubectl(["-n", namespace, "get", "deployment", "web", "-o", "jsonpath={.spec.replicas}"]);
@@ -58,6 +74,7 @@ describe("a heal-mode target", () => {
 
     // Git's value is back on the cluster.
     expect(await replicas(s.namespace)).toBe("2");
+    expect(await healSeries(s.target)).toEqual({ healed: 1, failed: 0, fights: 0 });
     const [issue] = gh.state.issues;
     expect(issue?.state).toBe("open");
     expect(issue?.body).toContain("### Healed");
@@ -119,6 +136,7 @@ describe("a heal-mode target", () => {
       expect(jobs.at(-1)?.failedReason).toBeUndefined();
       expect(jobs.at(-1)?.returnvalue.actions[0]).toBe(`healed apps/v1 Deployment ${s.namespace}/web`);
       expect(await replicas(s.namespace)).toBe("2");
+      expect(await healSeries(s.target)).toEqual({ healed: n, failed: 0, fights: 0 });
       expect(gh.state.issues[0]?.body).toContain(
         `\`/spec/replicas\` (changed by \`fighting-controller\`), healed ${n} time(s) within 1h`,
       );
@@ -138,6 +156,8 @@ describe("a heal-mode target", () => {
       `updated check run undrift/${s.target}`,
     ]);
     expect(await replicas(s.namespace)).toBe("5");
+    // The fight is counted once; the field left alone is no heal.
+    expect(await healSeries(s.target)).toEqual({ healed: 3, failed: 0, fights: 1 });
     const body = gh.state.issues[0]?.body ?? "";
     expect(body).not.toContain("### Healed");
     expect(body).toContain(`### Healing stopped: a fight over \`apps/v1 Deployment ${s.namespace}/web\``);

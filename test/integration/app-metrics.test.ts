@@ -3,20 +3,26 @@
 // scanned by the app's worker against the test cluster, and the series read
 // from the endpoint say 2/1/1 under the target's labels; once the drift is
 // undone the next scan sets them to 0, the last successful scan's time moves,
-// and GitHub's answers are counted by status. No series carries an object's
+// each scan is counted once per cluster with its result, duration and API
+// requests, the queue's finished jobs show, GitHub's answers are counted by
+// status, and the installation's rate limit left is the one GitHub last said
+// (the mock sends GitHub's rate limit headers). No series carries an object's
 // name, a namespace or a Secret's value.
 import { afterEach, describe, expect, it } from "vitest";
 import { AppOctokit } from "../../src/github/app-octokit.ts";
 import { type ProbeServer, serveProbes } from "../../src/metrics/serve-probes.ts";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
+import { watchQueueDepths } from "../../src/queue/watch-queue-depths.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { webDeployment } from "../helpers/manifests.ts";
+import { sample } from "../helpers/metrics.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
-const github = useGitHubMock();
+const RATE_LIMIT = 5000;
+const github = useGitHubMock({ rateLimit: RATE_LIMIT });
 const GIT_SECRET = "git-secret-value-7f3a";
 const LIVE_SECRET = "live-secret-value-9c1d";
 const storefront = webDeployment.replaceAll("web", "storefront");
@@ -26,21 +32,17 @@ const settings = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: missing-se
 let h: AppHarness | undefined;
 let s: Scenario | undefined;
 let probes: ProbeServer | undefined;
+let unwatch: (() => void) | undefined;
 afterEach(async () => {
+  unwatch?.();
   await probes?.close();
   await h?.close();
   await s?.cleanup();
-  h = s = probes = undefined;
+  h = s = probes = unwatch = undefined;
 });
 
-/** One sample's value from the Prometheus text, or undefined when the series is absent. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
-
 describe("/metrics after real scans", () => {
-  it("reports a target's drift by status, 0 once it is undone, when it last scanned, and GitHub's answers by status", async () => {
+  it("reports a target's drift by status, 0 once it is undone, each scan by cluster and result, the queue, when it last scanned, GitHub's answers by status and the rate limit left", async () => {
     s = scenario({
       files: {
         "manifests/storefront.yaml": storefront,
@@ -77,6 +79,8 @@ describe("/metrics after real scans", () => {
       octokit: AppOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
     });
     probes = await serveProbes({ port: 0, host: "127.0.0.1", checks: [] });
+    // As undrift worker and undrift start do: the queue depths are read from Redis at each scrape.
+    unwatch = watchQueueDepths({ queues: h.redis.queues, clusters: ["test"] });
     const scrape = async () => (await fetch(`http://127.0.0.1:${probes!.port}/metrics`)).text();
     const t = `repo="acme/gitops",target="${s.target}",cluster="test"`;
     const drift = (text: string, status: string) => sample(text, `undrift_drift_objects{${t},status="${status}"}`);
@@ -85,6 +89,13 @@ describe("/metrics after real scans", () => {
       sample(text, `undrift_github_requests_total{status="${status}"}`) ?? 0;
     const loggedSince = (mark: number, status: number) =>
       github.requests.slice(mark).filter((r) => r.status === status).length;
+    // Series counted since this process started: each step is checked by how much it moved.
+    const moved = (from: string, to: string, series: string) => (sample(to, series) ?? 0) - (sample(from, series) ?? 0);
+    const jobs = (text: string, state: string) =>
+      sample(text, `undrift_queue_jobs{queue="undrift-scan.test",state="${state}"}`);
+    /** The x-ratelimit-remaining of GitHub's last answer to the installation's token (the App's own JWT has its own window). */
+    const lastRemaining = () =>
+      github.requests.filter((r) => r.headers.authorization?.startsWith("token ")).at(-1)?.rateLimitRemaining;
     const before = await scrape();
     expect(lastScan(before)).toBeUndefined();
 
@@ -108,9 +119,26 @@ describe("/metrics after real scans", () => {
     expect([drift(afterFirst, "drifted"), drift(afterFirst, "missing"), drift(afterFirst, "orphaned")]).toEqual([
       2, 1, 1,
     ]);
-    expect(sample(afterFirst, 'undrift_scans_total{cluster="test",result="drifted"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(afterFirst, 'undrift_scan_duration_seconds_count{cluster="test"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(afterFirst, 'undrift_scan_api_requests_count{cluster="test",verb="GET"}')).toBeGreaterThanOrEqual(1);
+    // One scan, counted for its cluster as drifted, its duration and its API requests by verb observed once.
+    expect(moved(before, afterFirst, 'undrift_scans_total{cluster="test",result="drifted"}')).toBe(1);
+    expect(moved(before, afterFirst, 'undrift_scans_total{cluster="test",result="in-sync"}')).toBe(0);
+    expect(moved(before, afterFirst, 'undrift_scans_total{cluster="test",result="failed"}')).toBe(0);
+    expect(moved(before, afterFirst, 'undrift_scan_duration_seconds_count{cluster="test"}')).toBe(1);
+    expect(moved(before, afterFirst, 'undrift_scan_duration_seconds_sum{cluster="test"}')).toBeGreaterThan(0);
+    for (const verb of ["GET", "PATCH"])
+      expect(moved(before, afterFirst, `undrift_scan_api_requests_count{cluster="test",verb="${verb}"}`)).toBe(1);
+    // Discovery and the LISTs are GETs; the drifted objects' dry-run applies are PATCHes.
+    expect(moved(before, afterFirst, 'undrift_scan_api_requests_sum{cluster="test",verb="GET"}')).toBeGreaterThan(0);
+    expect(moved(before, afterFirst, 'undrift_scan_api_requests_sum{cluster="test",verb="PATCH"}')).toBeGreaterThan(0);
+    // The queue: the job done, nothing waiting or running.
+    expect([jobs(afterFirst, "completed"), jobs(afterFirst, "waiting"), jobs(afterFirst, "active")]).toEqual([1, 0, 0]);
+    // The rate limit the installation has left: what GitHub's last answer to its token said.
+    const remainingFirst = sample(
+      afterFirst,
+      `undrift_github_rate_limit_remaining{installation="${gh.installationId}"}`,
+    );
+    expect(remainingFirst).toBe(lastRemaining());
+    expect(remainingFirst).toBeLessThan(RATE_LIMIT);
     const firstScanAt = lastScan(afterFirst)!;
     expect(firstScanAt).toBeGreaterThanOrEqual(started);
     // The installation token, the issue and the check run were created: three 201s, counted as GitHub answered them.
@@ -136,13 +164,23 @@ describe("/metrics after real scans", () => {
     const secondStarted = Math.floor(Date.now() / 1000);
     mark = github.requests.length;
     await enqueueScan({ queues: h.redis.queues, job: { ...job, reason: "schedule" } });
-    const jobs = await h.settled("test", 2);
-    expect(jobs.at(-1)?.returnvalue).toMatchObject({ summary: `${s.target}: in sync (3 objects)` });
+    const settled = await h.settled("test", 2);
+    expect(settled.at(-1)?.returnvalue).toMatchObject({ summary: `${s.target}: in sync (3 objects)` });
     const afterSecond = await scrape();
     expect([drift(afterSecond, "drifted"), drift(afterSecond, "missing"), drift(afterSecond, "orphaned")]).toEqual([
       0, 0, 0,
     ]);
-    expect(sample(afterSecond, 'undrift_scans_total{cluster="test",result="in-sync"}')).toBeGreaterThanOrEqual(1);
+    expect(moved(afterFirst, afterSecond, 'undrift_scans_total{cluster="test",result="in-sync"}')).toBe(1);
+    expect(moved(afterFirst, afterSecond, 'undrift_scans_total{cluster="test",result="drifted"}')).toBe(0);
+    expect(moved(afterFirst, afterSecond, 'undrift_scan_duration_seconds_count{cluster="test"}')).toBe(1);
+    expect(jobs(afterSecond, "completed")).toBe(2);
+    // The second scan's calls spent more of the window.
+    const remainingSecond = sample(
+      afterSecond,
+      `undrift_github_rate_limit_remaining{installation="${gh.installationId}"}`,
+    );
+    expect(remainingSecond).toBe(lastRemaining());
+    expect(remainingSecond).toBeLessThan(remainingFirst!);
     expect(lastScan(afterSecond)).toBeGreaterThanOrEqual(Math.max(firstScanAt, secondStarted));
     // The conditional reads GitHub answered 304 (the repository, the branch, the issue and check run lists).
     expect(loggedSince(mark, 304)).toBeGreaterThan(0);

@@ -2,7 +2,9 @@
 // rule heals ConfigMaps heals a drifted ConfigMap (Git's value back on the
 // cluster) while its drifted Deployment is only reported, and the check run
 // says which object went to which mode; a heal-mode target with prune true
-// deletes a tracked stray ConfigMap, and with prune preview leaves it and lists it.
+// deletes a tracked stray ConfigMap, with prune preview leaves it and lists it,
+// and past maxPrunePercent refuses; /metrics counts the prune and the refusal
+// under the target's labels.
 import { afterEach, describe, expect, it } from "vitest";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
 import { readAudit } from "../../src/state/audit-log.ts";
@@ -11,6 +13,7 @@ import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harn
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { webDeployment as web } from "../helpers/manifests.ts";
+import { type MetricsEndpoint, sample, serveMetrics } from "../helpers/metrics.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const github = useGitHubMock();
@@ -20,11 +23,24 @@ const configMaps = ["settings", "keep-a", "keep-b", "keep-c"]
 
 let h: AppHarness | undefined;
 let s: Scenario | undefined;
+let metrics: MetricsEndpoint | undefined;
 afterEach(async () => {
+  await metrics?.close();
   await h?.close();
   await s?.cleanup();
-  h = s = undefined;
+  h = s = metrics = undefined;
 });
+
+/** The target's prune counters on /metrics: deleted and refused (0 when the series is absent). */
+async function pruneSeries(target: string): Promise<{ deleted: number; refused: number }> {
+  metrics ??= await serveMetrics();
+  const text = await metrics.scrape();
+  const t = `repo="acme/gitops",target="${target}",cluster="test"`;
+  return {
+    deleted: sample(text, `undrift_prunes_total{${t},result="deleted"}`) ?? 0,
+    refused: sample(text, `undrift_prunes_total{${t},result="refused"}`) ?? 0,
+  };
+}
 
 const replicas = (namespace: string) =>
   kubectl(["-n", namespace, "get", "deployment", "web", "-o", "jsonpath={.spec.replicas}"]);
@@ -119,6 +135,7 @@ describe("prune in heal", () => {
 
     expect(await exists(s.namespace, "stray")).toBe(false);
     expect(await exists(s.namespace, "keep-a")).toBe(true);
+    expect(await pruneSeries(s.target)).toEqual({ deleted: 1, refused: 0 });
     const body = gh.state.issues[0]?.body ?? "";
     expect(body).toContain(["### Pruned", "", "undrift deleted these orphans in this scan:", ""].join("\n"));
     expect(body).toContain(`- \`v1 ConfigMap ${s.namespace}/stray\``);
@@ -143,6 +160,8 @@ describe("prune in heal", () => {
     });
 
     expect(await exists(s.namespace, "stray")).toBe(true);
+    // Listed as asked, not refused: no prune series moves.
+    expect(await pruneSeries(s.target)).toEqual({ deleted: 0, refused: 0 });
     const body = gh.state.issues[0]?.body ?? "";
     expect(body).not.toContain("### Pruned");
     expect(body).toContain("### Not pruned");
@@ -150,5 +169,19 @@ describe("prune in heal", () => {
     expect(gh.state.checkRuns[0]?.output.summary).toContain(
       `Not pruned: v1 ConfigMap ${s.namespace}/stray (prune is preview: listed only).`,
     );
+  });
+
+  it("refuses to prune more than maxPrunePercent of the target, and counts the refusal", async () => {
+    s = scenario({
+      files: { "manifests/config.yaml": configMaps },
+      target: { mode: "heal", prune: true, maxPrunePercent: 10 },
+    });
+    await s.applyGit();
+    await stray(s, "stray");
+    const { gh } = await scanOnce(s);
+    // 1 of 5 tracked objects is 20%: the guard keeps it.
+    expect(await exists(s.namespace, "stray")).toBe(true);
+    expect(gh.state.issues[0]?.body ?? "").toContain("is more than maxPrunePercent 10%");
+    expect(await pruneSeries(s.target)).toEqual({ deleted: 0, refused: 1 });
   });
 });

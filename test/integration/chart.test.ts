@@ -69,6 +69,7 @@ const everything = {
   ...remote,
   redis: { url: "rediss://redis.example:6380/2", password: { existingSecret: "redis" }, tls: { caSecret: "redis-ca" } },
   web: {
+    baseUrl: "https://undrift.acme.example",
     ingress: {
       enabled: true,
       className: "nginx",
@@ -84,6 +85,7 @@ const everything = {
   serviceMonitor: { enabled: true, labels: { release: "prometheus" } },
   prometheusRule: { enabled: true, labels: { release: "prometheus" } },
   dashboard: { enabled: true },
+  statusPage: { oauth: { existingSecret: "undrift-oauth" } },
 };
 
 describe("charts/undrift: lint and render", () => {
@@ -219,7 +221,7 @@ describe("charts/undrift: lint and render", () => {
     ]);
   });
 
-  it("ingress, NetworkPolicy, ServiceMonitor, PrometheusRule and dashboard on: all accepted by the API server", async () => {
+  it("ingress, NetworkPolicy, ServiceMonitor, PrometheusRule, dashboard and status page on: all accepted by the API server", async () => {
     const yaml = await template("full", namespace, everything);
     const list = objects(yaml);
     const web = find(list, "Deployment", "full-undrift-web")!.spec.template.spec.containers[0];
@@ -229,6 +231,10 @@ describe("charts/undrift: lint and render", () => {
         { name: "REDIS_PASSWORD", valueFrom: { secretKeyRef: { name: "redis", key: "redis-password" } } },
         { name: "REDIS_URL", value: "rediss://:$(REDIS_PASSWORD)@redis.example:6380/2" },
         { name: "NODE_EXTRA_CA_CERTS", value: "/etc/undrift/redis-ca/ca.crt" },
+        {
+          name: "GITHUB_CLIENT_SECRET",
+          valueFrom: { secretKeyRef: { name: "undrift-oauth", key: "GITHUB_CLIENT_SECRET" } },
+        },
       ]),
     );
     const names = web.env.map((e: Obj) => e.name);
@@ -240,6 +246,12 @@ describe("charts/undrift: lint and render", () => {
           paths: [
             {
               path: "/api/github/webhooks",
+              pathType: "Prefix",
+              backend: { service: { name: "full-undrift-web", port: { name: "http" } } },
+            },
+            // The status page is on (statusPage.oauth): people reach it at the webhooks' host.
+            {
+              path: "/status",
               pathType: "Prefix",
               backend: { service: { name: "full-undrift-web", port: { name: "http" } } },
             },

@@ -1,35 +1,13 @@
 // The cluster registry the chart renders is one undrift's own loader reads
 // (src/config/cluster-registry.ts), with each kubeconfig where the worker
 // that serves its cluster mounts it.
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
-import { parseAllDocuments, stringify } from "yaml";
+import { describe, expect, it } from "vitest";
 import { loadClusterRegistryText } from "../../../src/config/cluster-registry.ts";
-import { toolPath } from "../../../src/desired/tools.ts";
-
-const chartDir = join(import.meta.dirname, "../../../charts/undrift");
-const dir = mkdtempSync(join(tmpdir(), "undrift-chart-registry-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-// biome-ignore lint/suspicious/noExplicitAny: rendered manifests, read field by field.
-type Obj = Record<string, any>;
-
-async function render(values: Record<string, unknown>): Promise<Obj[]> {
-  const file = join(dir, "values.yaml");
-  writeFileSync(file, stringify(values));
-  const { stdout } = await promisify(execFile)(toolPath("helm"), ["template", "r", chartDir, "-f", file]);
-  return parseAllDocuments(stdout)
-    .map((d) => d.toJS() as Obj | null)
-    .filter((o): o is Obj => o !== null);
-}
+import { type Obj, renderChart } from "./chart-tools.ts";
 
 describe("charts/undrift: the cluster registry", () => {
   it("renders notification channels that read their URL and webhook key from a Secret every worker mounts", async () => {
-    const objects = await render({
+    const objects = renderChart({
       clusters: { here: { inCluster: true, repositories: ["acme/*"] } },
       channels: {
         "platform.slack": { kind: "slack", secret: { name: "chans", urlKey: "slack-url" }, repositories: ["acme/*"] },
@@ -73,7 +51,7 @@ describe("charts/undrift: the cluster registry", () => {
   });
 
   it("is read by undrift's loader as the values say; kubeconfigs sit where their worker mounts them", async () => {
-    const objects = await render({
+    const objects = renderChart({
       clusters: {
         "prod.eu_1": { kubeconfigSecret: { name: "eu", key: "config" }, context: "eu", repositories: ["acme/*"] },
         here: { inCluster: true, repositories: ["acme/gitops", "acme-platform/*"] },

@@ -6,10 +6,14 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll } from "vitest";
-import { stringify } from "yaml";
+import { parseAllDocuments, stringify } from "yaml";
 import { binaries } from "../../../scripts/cluster/build.ts";
 
-export const chartFiles = resolve(import.meta.dirname, "../../../charts/undrift/files");
+export const chartDir = resolve(import.meta.dirname, "../../../charts/undrift");
+export const chartFiles = join(chartDir, "files");
+
+// biome-ignore lint/suspicious/noExplicitAny: rendered manifests, read field by field.
+export type Obj = Record<string, any>;
 
 /** The chart's prometheusRule values and their defaults (charts/undrift/values.yaml). */
 export const DEFAULT_RULE_VALUES = {
@@ -43,6 +47,17 @@ export function run(name: "helm" | "promtool", args: string[], cwd?: string) {
   const result = spawnSync(tool(name), args, { cwd, encoding: "utf8" });
   if (result.error) throw result.error;
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** The objects `helm template r` renders from the chart with `values` over its defaults; throws with helm's error. */
+export function renderChart(values: Record<string, unknown>): Obj[] {
+  const file = join(scratchDir(), "values.yaml");
+  writeFileSync(file, stringify(values));
+  const rendered = run("helm", ["template", "r", chartDir, "-f", file]);
+  if (rendered.status !== 0) throw new Error(`helm template failed: ${rendered.output}`);
+  return parseAllDocuments(rendered.output)
+    .map((d) => d.toJS() as Obj | null)
+    .filter((o): o is Obj => o !== null);
 }
 
 /**
