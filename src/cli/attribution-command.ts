@@ -5,6 +5,7 @@
 // for why it cannot block or slow a write.
 import { readFileSync } from "node:fs";
 import { stringify } from "yaml";
+import { recorderToken } from "../app/attribution/recorder-token.ts";
 import { RECORDER_WEBHOOK_API, recorderWebhook, recorderWebhookName } from "../app/attribution/recorder-webhook.ts";
 import { applyObject } from "../live/apply-object.ts";
 import { deleteObject } from "../live/delete-object.ts";
@@ -85,12 +86,24 @@ export async function attributionCommand(argv: string[]): Promise<number> {
   }
   if (!caPem.includes("-----BEGIN CERTIFICATE-----"))
     throw new UsageError(`--ca-file ${args["ca-file"]}: not a PEM certificate`);
+  const secret = process.env.UNDRIFT_RECORDER_SECRET?.trim();
+  if (!secret || secret.length < 32)
+    throw new UsageError(
+      "UNDRIFT_RECORDER_SECRET: required to install, the web process's (at least 32 characters): the cluster's URL token is derived from it",
+    );
   const timeoutSeconds = Number(args.timeout);
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 5)
     throw new UsageError(`--timeout: expected a whole number of seconds from 1 to 5, got "${args.timeout}"`);
   let object: ReturnType<typeof recorderWebhook>;
   try {
-    object = recorderWebhook({ cluster, baseUrl, caPem, selector: args.selector, timeoutSeconds });
+    object = recorderWebhook({
+      cluster,
+      baseUrl,
+      token: recorderToken(secret, cluster),
+      caPem,
+      selector: args.selector,
+      timeoutSeconds,
+    });
   } catch (error) {
     throw new UsageError(`--selector: ${(error as Error).message}`, { cause: error });
   }

@@ -1,6 +1,6 @@
 // The admission recorder's HTTPS endpoint, served by the web process beside
 // Probot's (which is plain HTTP; the API server calls webhooks over TLS only):
-//   POST /attribution/admission/<cluster>   an AdmissionReview from that cluster
+//   POST /attribution/admission/<cluster>/<token>   an AdmissionReview from that cluster (recorder-token.ts)
 // Every request is allowed at once, whatever happens after: the recorder must
 // never block, slow or change a write. The review is parsed, its metadata kept
 // (admission-record.ts), and the body dropped; recording happens after the
@@ -9,12 +9,15 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { type AdmissionReview, allowAnswer, recordOf } from "../app/attribution/admission-record.ts";
+import { isRecorderToken } from "../app/attribution/recorder-token.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import type { WriteRecords } from "../state/write-records.ts";
 
 /** Larger than any AdmissionReview (an object and its old version, 1.5 MiB each at most). */
 const MAX_BODY = 8 << 20;
-const PATH = /^\/attribution\/admission\/([A-Za-z0-9._-]{1,253})$/;
+const PATH = /^\/attribution\/admission\/([A-Za-z0-9._-]{1,253})\/([0-9a-f]{1,128})$/;
+/** At most one log line a minute about refused posts, with their count: a flood must not flood the log. */
+const REFUSAL_LOG_MS = 60_000;
 
 export interface Recorder {
   port: number;
@@ -27,6 +30,8 @@ export async function startRecorder(params: {
   certFile: string;
   keyFile: string;
   records: WriteRecords;
+  /** UNDRIFT_RECORDER_SECRET: a review is kept only when its path carries its cluster's token (recorder-token.ts). */
+  secret: string;
   log: QueueLog;
 }): Promise<Recorder> {
   const { records, log } = params;
@@ -46,12 +51,32 @@ export async function startRecorder(params: {
       },
     );
   };
+  let refusedSince = 0;
+  let refusedCount = 0;
+  const refused = (cluster: string) => {
+    refusedCount++;
+    const now = Date.now();
+    if (now - refusedSince < REFUSAL_LOG_MS) return;
+    log.warn(
+      { cluster, refused: refusedCount },
+      "admission recorder: refused a review without its cluster's token (401); nothing kept",
+    );
+    refusedSince = now;
+    refusedCount = 0;
+  };
   const server: Server = createServer(
     { cert: readFileSync(params.certFile), key: readFileSync(params.keyFile) },
     (req, res) => {
       const match = PATH.exec((req.url ?? "").split("?")[0] ?? "");
       if (req.method !== "POST" || !match) {
         res.writeHead(404).end();
+        return;
+      }
+      if (!isRecorderToken(params.secret, match[1]!, match[2]!)) {
+        // Not the API server of that cluster: nothing is kept. With failurePolicy Ignore a real write still passes.
+        refused(match[1]!);
+        res.writeHead(401, { "content-type": "text/plain" }).end("unauthorized\n");
+        req.resume();
         return;
       }
       const at = new Date();

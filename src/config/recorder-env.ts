@@ -3,6 +3,7 @@
 //   UNDRIFT_RECORDER_CERT_FILE  its serving certificate (PEM), for the name or address in the webhook's URL
 //   UNDRIFT_RECORDER_KEY_FILE   that certificate's key
 //   UNDRIFT_RECORDER_HOST       the address to listen on (default 0.0.0.0)
+//   UNDRIFT_RECORDER_SECRET     at least 32 characters; each cluster's URL token is derived from it (recorder-token.ts)
 // The recorder is its own HTTPS server beside Probot's plain HTTP one: the API
 // server calls webhooks over TLS only. An error names the variable, never a value.
 import { existsSync } from "node:fs";
@@ -13,6 +14,7 @@ export interface RecorderEnv {
   host: string;
   certFile: string;
   keyFile: string;
+  secret: string;
 }
 
 /** The recorder's settings, or undefined when UNDRIFT_RECORDER_PORT is unset (the recorder is off). */
@@ -39,5 +41,10 @@ export function parseRecorderEnv(env: NodeJS.ProcessEnv = process.env): Recorder
       );
     if (!existsSync(file)) throw new ServerEnvError(`${name}: ${file}: no such file`);
   }
-  return { port, host: value("UNDRIFT_RECORDER_HOST") ?? "0.0.0.0", certFile: certFile!, keyFile: keyFile! };
+  const secret = value("UNDRIFT_RECORDER_SECRET");
+  if (!secret || secret.length < 32)
+    throw new ServerEnvError(
+      "UNDRIFT_RECORDER_SECRET: required with UNDRIFT_RECORDER_PORT, at least 32 characters (e.g. openssl rand -hex 32)",
+    );
+  return { port, host: value("UNDRIFT_RECORDER_HOST") ?? "0.0.0.0", certFile: certFile!, keyFile: keyFile!, secret };
 }

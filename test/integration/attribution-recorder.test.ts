@@ -6,12 +6,14 @@
 // writes still pass (failurePolicy Ignore). Prints the added latency of a write.
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { freePort } from "../../scripts/cluster/processes.ts";
+import { recorderToken } from "../../src/app/attribution/recorder-token.ts";
 import { startRecorder } from "../../src/cli/start-recorder.ts";
 import { applyObject } from "../../src/live/apply-object.ts";
 import { writeRecords } from "../../src/state/write-records.ts";
@@ -21,6 +23,7 @@ import { undrift } from "../helpers/run-cli.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const CANARY = "canary-recorder-7f3a9c";
+const SECRET = "recorder-test-secret-0123456789abcdef";
 let work: string;
 let pki: string;
 const people: Record<string, string> = {};
@@ -69,8 +72,8 @@ async function as(user: string, args: string[]): Promise<string> {
 const configMap = (name: string, data: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  ${data}\n`;
 
-const install = (extra: string[] = []) =>
-  undrift(["attribution", ...extra, "--cluster", "test", "--kubeconfig", kubeconfigPath()]);
+const install = (extra: string[] = [], env: NodeJS.ProcessEnv = { ...process.env, UNDRIFT_RECORDER_SECRET: SECRET }) =>
+  undrift(["attribution", ...extra, "--cluster", "test", "--kubeconfig", kubeconfigPath()], { env });
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "undrift-recorder-"));
@@ -104,6 +107,18 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/** POSTs `body` to the recorder over HTTPS (trusting `ca`); the status code. */
+function post(port: number, path: string, body: unknown, ca: Buffer): Promise<number> {
+  return new Promise((done, fail) => {
+    const req = httpsRequest({ host: "127.0.0.1", port, path, method: "POST", ca }, (res) => {
+      res.resume();
+      res.on("end", () => done(res.statusCode ?? 0));
+    });
+    req.on("error", fail);
+    req.end(JSON.stringify(body));
+  });
+}
+
 describe("the admission recorder", () => {
   it("records who changed what, so undrift scan names alice and bob for their fields; no Secret value is kept", async () => {
     const port = await freePort();
@@ -115,6 +130,7 @@ describe("the admission recorder", () => {
       certFile: join(pki, "component.crt"),
       keyFile: join(pki, "component.key"),
       records: writeRecords({ redis: redis.redis, prefix: redis.prefix }),
+      secret: SECRET,
       log,
     });
     try {
@@ -131,6 +147,26 @@ describe("the admission recorder", () => {
         await kubectl(["get", "validatingwebhookconfiguration", "undrift-recorder-test", "-o", "json"]),
       );
       expect(webhook.webhooks[0]).toMatchObject({ failurePolicy: "Ignore", sideEffects: "None", timeoutSeconds: 2 });
+
+      // The webhook's URL carries the cluster's token; a review posted without it is refused and nothing is kept.
+      expect(webhook.webhooks[0].clientConfig.url).toBe(
+        `${url}/attribution/admission/test/${recorderToken(SECRET, "test")}`,
+      );
+      const forged = {
+        apiVersion: "admission.k8s.io/v1",
+        kind: "AdmissionReview",
+        request: {
+          uid: "f",
+          kind: { group: "", version: "v1", kind: "ConfigMap" },
+          name: "limits",
+          namespace: s.namespace,
+          operation: "UPDATE",
+          userInfo: { username: "mallory", groups: ["sre"] },
+        },
+      };
+      const ca = readFileSync(join(pki, "ca.crt"));
+      expect(await post(port, `/attribution/admission/test/${"0".repeat(64)}`, forged, ca)).toBe(401);
+      expect(await post(port, "/attribution/admission/test", forged, ca)).toBe(404);
 
       // The API server may take a moment to load a new webhook configuration: wait until a write is seen.
       const records = writeRecords({ redis: redis.redis, prefix: redis.prefix });
@@ -170,6 +206,8 @@ describe("the admission recorder", () => {
         async () => (await records.forObject("test", key("token", "Secret"))).length > 0,
       );
       const [bobs] = await records.forObject("test", key("limits"));
+      // mallory's forged review left nothing.
+      expect((await records.forObject("test", key("limits"))).map((r) => r.username)).not.toContain("mallory");
       expect(bobs).toMatchObject({
         username: "bob",
         groups: expect.arrayContaining(["dev"]),
@@ -280,6 +318,13 @@ describe("the admission recorder", () => {
     const bad = await install(["install", "--url", "https://undrift:8443", "--ca-file", ca, "--selector", "a in (b)"]);
     expect(bad).toMatchObject({ code: 2, stdout: "" });
     expect(bad.stderr).toMatch(/^--selector: set-based selectors \(in, notin\) are not supported: "a in \(b\)"\n$/);
+    const { UNDRIFT_RECORDER_SECRET: _s, ...noSecret } = process.env;
+    expect(await install(["install", "--url", "https://undrift:8443", "--ca-file", ca], noSecret)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "UNDRIFT_RECORDER_SECRET: required to install, the web process's (at least 32 characters): the cluster's URL token is derived from it\n",
+    });
     expect(await install(["reinstall"])).toEqual({
       code: 2,
       stdout: "",

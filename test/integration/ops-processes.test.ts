@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/cluster/processes.ts";
+import { recorderToken } from "../../src/app/attribution/recorder-token.ts";
 import { createRedisConnection } from "../../src/queue/connection.ts";
 import { writeRecords } from "../../src/state/write-records.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
@@ -281,6 +282,7 @@ describe("undrift start's admission recorder", () => {
       UNDRIFT_RECORDER_HOST: "127.0.0.1",
       UNDRIFT_RECORDER_CERT_FILE: join(pki, "component.crt"),
       UNDRIFT_RECORDER_KEY_FILE: join(pki, "component.key"),
+      UNDRIFT_RECORDER_SECRET: "ops-test-recorder-secret-0123456789",
     });
     await until("the recorder's line", async () =>
       output().includes(`admission recorder on https://127.0.0.1:${recorderPort}/attribution/admission/<cluster>`)
@@ -306,7 +308,7 @@ describe("undrift start's admission recorder", () => {
         {
           host: "127.0.0.1",
           port: recorderPort,
-          path: "/attribution/admission/prod-eu",
+          path: `/attribution/admission/prod-eu/${recorderToken("ops-test-recorder-secret-0123456789", "prod-eu")}`,
           method: "POST",
           ca: readFileSync(join(pki, "ca.crt")),
         },

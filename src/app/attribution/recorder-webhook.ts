@@ -36,13 +36,15 @@ export function recorderWebhook(params: {
   cluster: string;
   /** Where the API server reaches undrift's recorder: `https://host:port` (the path is added). */
   baseUrl: string;
+  /** The cluster's URL token (recorder-token.ts). */
+  token: string;
   /** The CA that signed the recorder's serving certificate, PEM. */
   caPem: string;
   /** The tracked objects' label selector. */
   selector: string;
   timeoutSeconds: number;
 }): KubeObject {
-  const url = `${params.baseUrl.replace(/\/+$/, "")}/attribution/admission/${encodeURIComponent(params.cluster)}`;
+  const url = `${params.baseUrl.replace(/\/+$/, "")}/attribution/admission/${encodeURIComponent(params.cluster)}/${params.token}`;
   const objectSelector = labelSelectorOf(params.selector);
   const webhook = {
     name: "recorder.attribution.undrift.dev",

@@ -1,5 +1,6 @@
 // The recorder's webhook configuration: what `undrift attribution install` applies.
 import { describe, expect, it } from "vitest";
+import { isRecorderToken, recorderToken } from "../../../../src/app/attribution/recorder-token.ts";
 import { labelSelectorOf, recorderWebhook } from "../../../../src/app/attribution/recorder-webhook.ts";
 import { parseRecorderEnv } from "../../../../src/config/recorder-env.ts";
 
@@ -9,6 +10,7 @@ describe("the recorder's ValidatingWebhookConfiguration", () => {
   const object = recorderWebhook({
     cluster: "prod-eu",
     baseUrl: "https://undrift.example.com:8443/",
+    token: "0a1b2c",
     caPem: ca,
     selector: "undrift.dev/target",
     timeoutSeconds: 2,
@@ -23,7 +25,7 @@ describe("the recorder's ValidatingWebhookConfiguration", () => {
       admissionReviewVersions: ["v1"],
       rules: [expect.objectContaining({ operations: ["CREATE", "UPDATE", "DELETE"] })],
       clientConfig: {
-        url: "https://undrift.example.com:8443/attribution/admission/prod-eu",
+        url: "https://undrift.example.com:8443/attribution/admission/prod-eu/0a1b2c",
         caBundle: Buffer.from(ca).toString("base64"),
       },
       objectSelector: { matchExpressions: [{ key: "undrift.dev/target", operator: "Exists" }] },
@@ -61,12 +63,29 @@ describe("UNDRIFT_RECORDER_*", () => {
       }),
     ).toThrow("UNDRIFT_RECORDER_CERT_FILE: /nope.crt: no such file");
     const file = import.meta.filename;
-    expect(
-      parseRecorderEnv({
-        UNDRIFT_RECORDER_PORT: "8443",
-        UNDRIFT_RECORDER_CERT_FILE: file,
-        UNDRIFT_RECORDER_KEY_FILE: file,
-      }),
-    ).toEqual({ port: 8443, host: "0.0.0.0", certFile: file, keyFile: file });
+    const files = { UNDRIFT_RECORDER_PORT: "8443", UNDRIFT_RECORDER_CERT_FILE: file, UNDRIFT_RECORDER_KEY_FILE: file };
+    expect(() => parseRecorderEnv({ ...files, UNDRIFT_RECORDER_SECRET: "short" })).toThrow(
+      "UNDRIFT_RECORDER_SECRET: required with UNDRIFT_RECORDER_PORT, at least 32 characters (e.g. openssl rand -hex 32)",
+    );
+    const secret = "s".repeat(32);
+    expect(parseRecorderEnv({ ...files, UNDRIFT_RECORDER_SECRET: secret })).toEqual({
+      port: 8443,
+      host: "0.0.0.0",
+      certFile: file,
+      keyFile: file,
+      secret,
+    });
+  });
+});
+
+describe("a cluster's recorder token", () => {
+  it("is its own: another cluster's, another secret's or a cut one is refused", () => {
+    const secret = "k".repeat(40);
+    const token = recorderToken(secret, "prod-eu");
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    expect(isRecorderToken(secret, "prod-eu", token)).toBe(true);
+    expect(isRecorderToken(secret, "prod-us", token)).toBe(false);
+    expect(isRecorderToken("j".repeat(40), "prod-eu", token)).toBe(false);
+    expect(isRecorderToken(secret, "prod-eu", token.slice(0, 63))).toBe(false);
   });
 });
