@@ -106,7 +106,9 @@ export function renderZshCompletion(specs: Specs): string {
         ? `        '(-${flag.short} --${long})'{-${flag.short}+,--${long}=}'[${description}]${value}'`
         : `        '--${long}=[${description}]${value}'`;
     });
-    if (spec.positional) lines.push(`        '1:shell:(${spec.positional.split("|").join(" ")})'`);
+    // zsh shows the label while completing: completion takes a shell, attribution an action.
+    const label = name === "completion" ? "shell" : "action";
+    if (spec.positional) lines.push(`        '1:${label}:(${spec.positional.split("|").join(" ")})'`);
     lines.push("        '(-h --help)'{-h,--help}'[this command'\\''s help]'");
     return `    ${name})\n      _arguments -s \\\n${lines.join(" \\\n")} ;;`;
   });
