@@ -86,6 +86,7 @@ const everything = {
   prometheusRule: { enabled: true, labels: { release: "prometheus" } },
   dashboard: { enabled: true },
   statusPage: { oauth: { existingSecret: "undrift-oauth" } },
+  attribution: { recorder: { port: 8443, tlsSecret: "undrift-recorder-tls", existingSecret: "undrift-recorder" } },
 };
 
 describe("charts/undrift: lint and render", () => {
