@@ -5,7 +5,8 @@
 // a client certificate or bearer token for webhooks. It is HMAC-SHA256 of the cluster
 // name under UNDRIFT_RECORDER_SECRET: the web process and `undrift attribution install`
 // derive the same token, nothing stores it, and one cluster's token is no other's.
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { sameText } from "../../model/same-text.ts";
 
 export function recorderToken(secret: string, cluster: string): string {
   return createHmac("sha256", secret).update(`undrift-recorder:${cluster}`).digest("hex");
@@ -13,7 +14,5 @@ export function recorderToken(secret: string, cluster: string): string {
 
 /** Whether `token` is `cluster`'s, compared in constant time. */
 export function isRecorderToken(secret: string, cluster: string, token: string): boolean {
-  const expected = Buffer.from(recorderToken(secret, cluster));
-  const given = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameText(token, recorderToken(secret, cluster));
 }

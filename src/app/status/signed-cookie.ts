@@ -1,8 +1,9 @@
 // Cookies the status page sets, signed with an HMAC so that a changed value is
 // refused: the session id, and the sign-in's `state` with where to return.
 // HttpOnly and SameSite=Lax always; Secure when the server's base URL is https.
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHmac, hkdfSync } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { sameText } from "../../model/same-text.ts";
 
 export interface CookieJar {
   /** The verified value of `name`, or undefined when absent or not signed by this key. */
@@ -22,9 +23,7 @@ export function cookieJar(params: { clientSecret: string; secure: boolean }): Co
       const dot = raw.lastIndexOf(".");
       if (dot < 0) return undefined;
       const value = raw.slice(0, dot);
-      const given = Buffer.from(raw.slice(dot + 1));
-      const wanted = Buffer.from(sign(value));
-      return given.length === wanted.length && timingSafeEqual(given, wanted) ? value : undefined;
+      return sameText(raw.slice(dot + 1), sign(value)) ? value : undefined;
     },
     write(name, value, options) {
       return [

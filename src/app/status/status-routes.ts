@@ -7,11 +7,12 @@
 //   GET  /status/assets/<file>     uPlot, the page's script and stylesheet
 // Without GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET every page says how to turn it on.
 // Usage: `addHandler(statusRoutes({ env: parseStatusEnv(), redis, prefix }))`.
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Redis } from "ioredis";
 import type { StatusEnv } from "../../config/status-env.ts";
 import { userAccess } from "../../github/user-access.ts";
+import { sameText } from "../../model/same-text.ts";
 import { errorSummary } from "../../report/error-summary.ts";
 import { html } from "../../report/status/html.ts";
 import { offPage, renderInstallations } from "../../report/status/render-notices.ts";
@@ -189,12 +190,6 @@ export function statusRoutes(params: {
 /** Where to go after sign-in: a path of the status page only, so no link can send a person elsewhere. */
 function returnPath(value: string | null): string {
   return value && /^\/status(\/[\w-]*)*$/.test(value) ? value : "/status";
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function signInLink(back: string) {

@@ -6,7 +6,8 @@
 //   X-Undrift-Delivery       one id per notification, the same on every retry (deduplicate on it)
 //   X-Undrift-Timestamp      Unix seconds when this attempt was signed
 //   X-Undrift-Signature-256  sha256=HMAC_SHA256(secret, timestamp + "." + body)
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { sameText } from "../../model/same-text.ts";
 import type { Notice } from "./notice.ts";
 
 /** The version of the body's shape, so receivers can tell a future change. */
@@ -47,7 +48,5 @@ export function verifyWebhook(params: {
 }): boolean {
   const age = Math.abs((params.now ?? new Date()).getTime() / 1000 - Number(params.timestamp));
   if (!Number.isFinite(age) || age > (params.toleranceSeconds ?? 300)) return false;
-  const expected = Buffer.from(signature(params.secret, params.timestamp, params.body));
-  const given = Buffer.from(params.signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return sameText(params.signature, signature(params.secret, params.timestamp, params.body));
 }
