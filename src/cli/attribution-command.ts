@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { stringify } from "yaml";
 import { recorderToken } from "../app/attribution/recorder-token.ts";
 import { RECORDER_WEBHOOK_API, recorderWebhook, recorderWebhookName } from "../app/attribution/recorder-webhook.ts";
+import { RECORDER_SECRET_MIN, recorderSecret } from "../config/recorder-env.ts";
 import { applyObject } from "../live/apply-object.ts";
 import { deleteObject } from "../live/delete-object.ts";
 import type { ApiResource } from "../live/discovery.ts";
@@ -86,10 +87,10 @@ export async function attributionCommand(argv: string[]): Promise<number> {
   }
   if (!caPem.includes("-----BEGIN CERTIFICATE-----"))
     throw new UsageError(`--ca-file ${args["ca-file"]}: not a PEM certificate`);
-  const secret = process.env.UNDRIFT_RECORDER_SECRET?.trim();
-  if (!secret || secret.length < 32)
+  const secret = recorderSecret(process.env);
+  if (!secret)
     throw new UsageError(
-      "UNDRIFT_RECORDER_SECRET: required to install, the web process's (at least 32 characters): the cluster's URL token is derived from it",
+      `UNDRIFT_RECORDER_SECRET: required to install, the web process's (at least ${RECORDER_SECRET_MIN} characters): the cluster's URL token is derived from it`,
     );
   const timeoutSeconds = Number(args.timeout);
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 5)

@@ -7,6 +7,7 @@
 // The recorder is its own HTTPS server beside Probot's plain HTTP one: the API
 // server calls webhooks over TLS only. An error names the variable, never a value.
 import { existsSync } from "node:fs";
+import { envValue } from "./env-value.ts";
 import { ServerEnvError } from "./server-env.ts";
 
 export interface RecorderEnv {
@@ -17,9 +18,18 @@ export interface RecorderEnv {
   secret: string;
 }
 
+/** The fewest characters UNDRIFT_RECORDER_SECRET may have: each cluster's token is derived from it. */
+export const RECORDER_SECRET_MIN = 32;
+
+/** UNDRIFT_RECORDER_SECRET when it is set and long enough; the web process and `attribution install` both read it. */
+export function recorderSecret(env: NodeJS.ProcessEnv): string | undefined {
+  const secret = envValue(env, "UNDRIFT_RECORDER_SECRET");
+  return secret && secret.length >= RECORDER_SECRET_MIN ? secret : undefined;
+}
+
 /** The recorder's settings, or undefined when UNDRIFT_RECORDER_PORT is unset (the recorder is off). */
 export function parseRecorderEnv(env: NodeJS.ProcessEnv = process.env): RecorderEnv | undefined {
-  const value = (name: string) => (env[name]?.trim() ? env[name]?.trim() : undefined);
+  const value = (name: string) => envValue(env, name);
   const portText = value("UNDRIFT_RECORDER_PORT");
   const certFile = value("UNDRIFT_RECORDER_CERT_FILE");
   const keyFile = value("UNDRIFT_RECORDER_KEY_FILE");
@@ -41,10 +51,10 @@ export function parseRecorderEnv(env: NodeJS.ProcessEnv = process.env): Recorder
       );
     if (!existsSync(file)) throw new ServerEnvError(`${name}: ${file}: no such file`);
   }
-  const secret = value("UNDRIFT_RECORDER_SECRET");
-  if (!secret || secret.length < 32)
+  const secret = recorderSecret(env);
+  if (!secret)
     throw new ServerEnvError(
-      "UNDRIFT_RECORDER_SECRET: required with UNDRIFT_RECORDER_PORT, at least 32 characters (e.g. openssl rand -hex 32)",
+      `UNDRIFT_RECORDER_SECRET: required with UNDRIFT_RECORDER_PORT, at least ${RECORDER_SECRET_MIN} characters (e.g. openssl rand -hex 32)`,
     );
   return { port, host: value("UNDRIFT_RECORDER_HOST") ?? "0.0.0.0", certFile: certFile!, keyFile: keyFile!, secret };
 }

@@ -6,6 +6,7 @@
 //   GHE_HOST, GHE_PROTOCOL                  Probot's: GitHub Enterprise Server's host, for sign-in and the API
 // An error names the variable, never its value.
 import { UndriftError } from "../model/undrift-error.ts";
+import { envValue } from "./env-value.ts";
 
 export interface StatusEnv {
   /** Absent: the page is off, and says how to turn it on. */
@@ -24,7 +25,7 @@ export class StatusEnvError extends UndriftError {
 }
 
 export function parseStatusEnv(env: NodeJS.ProcessEnv = process.env): StatusEnv {
-  const value = (name: string) => (env[name]?.trim() ? env[name]?.trim() : undefined);
+  const value = (name: string) => envValue(env, name);
   const clientId = value("GITHUB_CLIENT_ID");
   const clientSecret = value("GITHUB_CLIENT_SECRET");
   if (Boolean(clientId) !== Boolean(clientSecret)) {
