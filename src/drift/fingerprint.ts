@@ -2,8 +2,9 @@
 // values, never managers' timestamps, so a later scan can tell the same drift
 // from new drift. Built from masked reports, so Secret values cannot leak
 // through it (a Secret whose value changes again keeps its fingerprint).
-import { createHash } from "node:crypto";
+
 import { keyString, refKey } from "../model/object-key.ts";
+import { shortHash } from "../model/short-hash.ts";
 import type { ResourceReport } from "../model/types.ts";
 
 export function fingerprint(resources: ResourceReport[]): string {
@@ -17,7 +18,7 @@ export function fingerprint(resources: ResourceReport[]): string {
         .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     }))
     .sort((a, b) => a.id.localeCompare(b.id));
-  return createHash("sha256").update(canonical(drift)).digest("hex").slice(0, 16);
+  return shortHash(canonical(drift));
 }
 
 /** JSON with object keys sorted, so equal values hash equally. */

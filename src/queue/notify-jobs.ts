@@ -6,8 +6,9 @@
 //   undrift-notify   `notify` jobs; the job id is the delivery id, derived from
 //                    what is notified (notifyJobId), so the same event enqueued
 //                    twice (a redelivered scan) is one job
-import { createHash } from "node:crypto";
+
 import { z } from "zod";
+import { shortHash } from "../model/short-hash.ts";
 import { noticeSchema } from "../report/notify/notice.ts";
 
 /** The queue every worker process sends notifications from. */
@@ -40,9 +41,5 @@ export const NOTIFY_JOB_OPTIONS = {
 
 /** The delivery id of a notification: a hash of what it is about, and the channel; no ":" (BullMQ refuses it in ids). */
 export function notifyJobId(parts: readonly (string | number)[], channel: string): string {
-  const hash = createHash("sha256")
-    .update(JSON.stringify([...parts, channel]))
-    .digest("hex")
-    .slice(0, 32);
-  return `n-${hash}`;
+  return `n-${shortHash(JSON.stringify([...parts, channel]), 32)}`;
 }

@@ -2,7 +2,7 @@
 // distinct error line until a scan works again (notify-scan.ts forgets it then).
 // The repository's last valid config says who wants it: the failed scan may
 // not have read one.
-import { createHash } from "node:crypto";
+import { shortHash } from "../../model/short-hash.ts";
 import type { ScanJob } from "../../queue/jobs.ts";
 import { NOTIFY_JOB, notifyJobId } from "../../queue/notify-jobs.ts";
 import type { Notice } from "../../report/notify/notice.ts";
@@ -25,7 +25,7 @@ export async function notifyFailure(params: {
   const notifications = usableNotifications({ deps, repo: job.repo, notifications: wanted });
   if (notifications.length === 0) return;
   const store = notifyState({ redis: deps.queues.connection, prefix: deps.queues.prefix });
-  const seen = createHash("sha256").update(params.message).digest("hex").slice(0, 16);
+  const seen = shortHash(params.message);
   if ((await store.get(job.repo, job.target)).seen.failing === seen) return;
   const repository = params.checkUrl && /^(https?:\/\/[^/]+\/[^/]+\/[^/]+)\//.exec(params.checkUrl)?.[1];
   const notice: Notice = {

@@ -7,8 +7,9 @@
 // that computes the same delivery ids, which BullMQ adds once; after it, the
 // same report is no change at all. A repository without `notifications` reads
 // and writes nothing.
-import { createHash } from "node:crypto";
+
 import type { NotificationConfig, NotifyEvent } from "../../config/notification-schema.ts";
+import { shortHash } from "../../model/short-hash.ts";
 import type { DriftReport } from "../../model/types.ts";
 import { NOTIFY_JOB, type NotifyJob, notifyJobId } from "../../queue/notify-jobs.ts";
 import { buildNotice } from "../../report/notify/build-notice.ts";
@@ -80,7 +81,7 @@ export async function notifyScan(params: {
   }
   for (const [event, recorded] of MODE_EVENTS) {
     const done = params.mode.done.filter((d) => d.event === recorded);
-    const seen = done.length > 0 ? hash(done.map((d) => [d.summary, d.fields ?? []])) : "";
+    const seen = done.length > 0 ? shortHash(JSON.stringify(done.map((d) => [d.summary, d.fields ?? []]))) : "";
     if (seen !== (before.seen[event] ?? "")) update.seen![event] = seen;
     if (!seen || seen === before.seen[event]) continue;
     const url = done.find((d) => d.url)?.url;
@@ -112,8 +113,4 @@ export async function notifyScan(params: {
   if (jobs.length > 0) await queue.addBulk(jobs);
   await store.set(repo, report.target, update);
   return jobs.map((j) => `queued ${j.data.notice.event} notification to ${j.data.channel}`);
-}
-
-function hash(value: unknown): string {
-  return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
 }
