@@ -9,7 +9,7 @@
 //   h.startWorkers(["test"]); await h.settled("test", 1);
 //   await h.close();
 import { execFile } from "node:child_process";
-import { createHmac, generateKeyPairSync, randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
@@ -27,6 +27,7 @@ import { type ScanWorkers, startScanWorkers, type WorkerTiming } from "../../src
 import { sendNotification } from "../../src/worker/notify/send-notification.ts";
 import { scanHandlers } from "../../src/worker/scan-handlers.ts";
 import type { RepoCommit } from "./app-github.ts";
+import { appPrivateKey } from "./app-process-setup.ts";
 import { openTestRedis, type TestRedis, waitFor } from "./redis.ts";
 
 const run = promisify(execFile);
@@ -69,11 +70,7 @@ export async function openAppHarness(params: {
   /** The registry's notification channels; with them, startWorkers starts the notify worker too. */
   channels?: Record<string, unknown>;
 }): Promise<AppHarness> {
-  privateKey ??= generateKeyPairSync("rsa", {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: "pkcs1", format: "pem" },
-    publicKeyEncoding: { type: "spki", format: "pem" },
-  }).privateKey;
+  privateKey ??= appPrivateKey();
   const redis = await openTestRedis({
     ...(params.redisUrl ? { url: params.redisUrl } : {}),
     ...(params.scanJobs ? { scanJobs: params.scanJobs } : {}),

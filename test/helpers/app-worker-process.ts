@@ -1,8 +1,8 @@
 // Starts app-worker-child.ts as a separate process, so a test can SIGKILL an
 // app worker in the middle of a scan as a lost node or the OOM killer would.
 import { type ChildProcess, spawn } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
 import { resolve } from "node:path";
+import { appPrivateKey } from "./app-process-setup.ts";
 
 const script = resolve(import.meta.dirname, "app-worker-child.ts");
 
@@ -27,11 +27,7 @@ export async function startAppWorkerProcess(settings: {
   gitHubHost: string;
   gitHubProtocol: "http" | "https";
 }): Promise<AppWorkerProcess> {
-  const { privateKey } = generateKeyPairSync("rsa", {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: "pkcs1", format: "pem" },
-    publicKeyEncoding: { type: "spki", format: "pem" },
-  });
+  const privateKey = appPrivateKey();
   const child = spawn(process.execPath, [script], {
     env: {
       ...process.env,

@@ -4,7 +4,6 @@
 // resync at boot, the installation token, the config, the snapshot, the issue
 // and the check run all go to `https://<GHE_HOST>/api/v3`, checked against the
 // GitHub Enterprise Server REST description; nothing goes to api.github.com.
-import { generateKeyPairSync } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +15,7 @@ import { createRedisConnection } from "../../src/queue/connection.ts";
 import { createQueues } from "../../src/queue/create-queues.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { commitRepo } from "../helpers/app-harness.ts";
+import { appPrivateKey } from "../helpers/app-process-setup.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { webDeployment as web } from "../helpers/manifests.ts";
@@ -59,11 +59,7 @@ describe("GHE_HOST", () => {
       registryFile,
       stringify({ clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } } }),
     );
-    const { privateKey } = generateKeyPairSync("rsa", {
-      modulusLength: 2048,
-      privateKeyEncoding: { type: "pkcs1", format: "pem" },
-      publicKeyEncoding: { type: "spki", format: "pem" },
-    });
+    const privateKey = appPrivateKey();
 
     const gh = fakeRepo({ github, head: commit });
     // The resync at boot: the app's installations, their repositories, each one's config.

@@ -4,10 +4,9 @@
 // one line naming the URL without its password) and when it is back (once).
 // GitHub is the OpenAPI-checked mock, reached through the loopback relay.
 import { type ChildProcess, spawn } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -16,6 +15,7 @@ import { freePort } from "../../scripts/cluster/processes.ts";
 import { recorderToken } from "../../src/app/attribution/recorder-token.ts";
 import { createRedisConnection } from "../../src/queue/connection.ts";
 import { writeRecords } from "../../src/state/write-records.ts";
+import { appPrivateKey, unreachableRegistry } from "../helpers/app-process-setup.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { type GitHubRelay, startGitHubRelay } from "../helpers/github-relay.ts";
@@ -29,22 +29,10 @@ const github = useGitHubMock();
 let scratch = "";
 let privateKey = "";
 beforeAll(async () => {
-  privateKey = generateKeyPairSync("rsa", {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: "pkcs1", format: "pem" },
-    publicKeyEncoding: { type: "spki", format: "pem" },
-  }).privateKey;
+  privateKey = appPrivateKey();
   scratch = await mkdtemp(join(tmpdir(), "undrift-ops-"));
   // The workers never reach this cluster here: the probes and the log are under test, not scans.
-  await writeFile(
-    join(scratch, "kubeconfig"),
-    "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n" +
-      "contexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\nusers: [{name: u, user: {token: x}}]\n",
-  );
-  await writeFile(
-    join(scratch, "clusters.yaml"),
-    `clusters:\n  test:\n    kubeconfig: ${join(scratch, "kubeconfig")}\n    repositories: ["acme/gitops"]\n`,
-  );
+  await unreachableRegistry(scratch, "test");
   return () => rm(scratch, { recursive: true, force: true });
 });
 

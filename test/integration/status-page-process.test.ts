@@ -1,15 +1,5 @@
-// The status page as an operator gets it: served by the real `undrift web` and
-// `undrift start` processes (bin/undrift.js, started in a folder of their own
-// with the environment the chart sets), not by routes mounted in the test. A
-// person in Debian's Chromium (as in status-page.test.ts) is sent to sign in
-// at a loopback stand-in for GitHub's OAuth endpoints (test/helpers/oauth-stand-in.ts),
-// which passes the process's REST calls (the App's, and those made with the
-// person's token) on to the OpenAPI-checked mock in this process. Redis is a
-// private redis-server: the processes use undrift's own key prefix, and the
-// status history they show is seeded there as a worker would keep it.
-import { generateKeyPairSync } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -18,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/cluster/processes.ts";
 import { statusSummary } from "../../src/report/status/status-summary.ts";
 import { statusHistory } from "../../src/state/status-history.ts";
+import { appPrivateKey, unreachableRegistry } from "../helpers/app-process-setup.ts";
 import { type CliProcess, startUndrift } from "../helpers/cli-process.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { startOAuthStandIn } from "../helpers/oauth-stand-in.ts";
@@ -42,22 +33,10 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
   redisServer = await startRedisServer();
   mkdirSync(SCREENSHOTS, { recursive: true });
-  privateKey = generateKeyPairSync("rsa", {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: "pkcs1", format: "pem" },
-    publicKeyEncoding: { type: "spki", format: "pem" },
-  }).privateKey;
+  privateKey = appPrivateKey();
   scratch = await mkdtemp(join(tmpdir(), "undrift-status-process-"));
   // `undrift start`'s workers never reach this cluster here: the page is under test, not scans.
-  await writeFile(
-    join(scratch, "kubeconfig"),
-    "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n" +
-      "contexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\nusers: [{name: u, user: {token: x}}]\n",
-  );
-  await writeFile(
-    join(scratch, "clusters.yaml"),
-    `clusters:\n  prod-eu:\n    kubeconfig: ${join(scratch, "kubeconfig")}\n    repositories: ["acme/gitops"]\n`,
-  );
+  await unreachableRegistry(scratch, "prod-eu");
 });
 afterEach(async (context) => {
   if (page) {
