@@ -38,7 +38,11 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
   // In production Probot's run refuses to start without them, naming the one missing.
   if (!hasAppCredentials() && process.env.NODE_ENV !== "production") return startSetup();
   const log = await probotLog();
-  let closeApp: (() => Promise<void>) | undefined;
+  // What the app started, closed last-started first: workers, then the recorder, then the queues and Redis.
+  const closers: Array<() => Promise<void>> = [];
+  const closeApp = async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  };
   let resync: Promise<void> | undefined;
   let redisReady = () => true;
   const before = new Set(process.listeners("SIGINT"));
@@ -71,7 +75,7 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
         await queues.close();
         await producer.quit();
       };
-      closeApp = closeQueues;
+      closers.push(closeQueues);
       const deps = { queues, ...(registry ? { registry } : {}) };
       await undriftApp(deps)(app, options);
       const checks: ReadinessCheck[] = [
@@ -93,11 +97,7 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
         app.log.info(
           `admission recorder on https://${recorderEnv.host}:${recorder.port}/attribution/admission/<cluster>`,
         );
-        const closeBefore = closeApp;
-        closeApp = async () => {
-          await recorder.close();
-          await closeBefore?.();
-        };
+        closers.push(() => recorder.close());
       }
       resync = resyncAtBoot({ deps, probot: app, log: app.log }).then(
         (changes) =>
@@ -112,18 +112,14 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
         // Probot's server, on PORT and HOST as its run reads them, answers the probes of the workers beside it.
         const probes = `http://${process.env.HOST || "localhost"}:${Number(process.env.PORT) || 3000}`;
         const workers = startWorkers({ probot: app, queues, registry, env, log: app.log, probes });
-        const closeRest = closeApp;
-        closeApp = async () => {
-          await workers.close();
-          await closeRest?.();
-        };
+        closers.push(() => workers.close());
       }
     },
     // undrift's Octokit (app-octokit.ts): no blind re-send of a create, and a 429 retried no sooner than it asks.
     // The logger: Probot's, with its throttling client's Redis errors said once per outage (probot-log.ts).
     { Octokit: AppOctokit, log },
   ).catch(async (error: unknown) => {
-    await closeApp?.();
+    await closeApp();
     throw error;
   });
   // Probot's run() exits the process on SIGINT at once; the caller's handler closes workers and queues first, then the server.
@@ -133,7 +129,7 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
       await server.stop();
       // Resync's GitHub calls go through Probot's throttling, which waits on Redis: in an outage they never end.
       if (redisReady()) await resync;
-      await closeApp?.();
+      await closeApp();
     },
   };
 }
