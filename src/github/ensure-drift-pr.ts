@@ -17,7 +17,7 @@ import { UndriftError } from "../model/undrift-error.ts";
 import type { FileChange } from "../remediate/codify/codify-result.ts";
 import { formatMarker, readMarker, withMarker } from "../report/markers.ts";
 import { commitFiles } from "./commit-files.ts";
-import { type DriftPrMode, driftBranch, findDriftPr } from "./find-drift-pr.ts";
+import { type DriftPrMode, driftBranch, type FoundPr, findDriftPr } from "./find-drift-pr.ts";
 import type { GitHubClient, RepoRef } from "./github-client.ts";
 import { githubStep } from "./github-errors.ts";
 import { createWrites, type WriteRecord } from "./github-writes.ts";
@@ -47,6 +47,8 @@ export interface EnsureDriftPrParams extends RepoRef {
   /** Logins, or `org/team` for a team. */
   reviewers?: string[];
   dryRun?: boolean;
+  /** The open PR when the caller has already looked it up (undefined: there is none), saving the lookup. */
+  found?: { pr: FoundPr | undefined };
 }
 
 export interface DriftPrResult {
@@ -89,7 +91,7 @@ export async function ensureDriftPr(params: EnsureDriftPrParams): Promise<DriftP
   });
 
   // 1. The open PR, if any; the same drift means nothing to write.
-  const existing = await findDriftPr(params);
+  const existing = params.found ? params.found.pr : await findDriftPr(params);
   if (existing && readMarker(existing.body, "pr")?.fingerprint === params.fingerprint)
     return result("unchanged", existing);
 

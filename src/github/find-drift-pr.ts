@@ -3,7 +3,8 @@
 import type { GitHubClient, RepoRef } from "./github-client.ts";
 import { githubStep } from "./github-errors.ts";
 
-export type DriftPrMode = "codify" | "revert";
+/** codify and revert: a scan's drift; ignore: ticked fields turned into an ignoreDifferences rule. */
+export type DriftPrMode = "codify" | "revert" | "ignore";
 
 export interface FoundPr {
   number: number;

@@ -8,7 +8,8 @@
 //   undrift-scan.<cluster>  `scan` jobs of the targets bound to that cluster, so a
 //                           worker serves only the clusters it names, and the
 //                           rate limit is per cluster; and `preview` jobs, one per
-//                           (pull request, cluster, head commit), under the same limit
+//                           (pull request, cluster, head commit), under the same limit;
+//                           and `ignore` jobs: ticked fields turned into an ignoreDifferences PR
 import { z } from "zod";
 import { dnsLabel } from "../config/field-schemas.ts";
 import { UndriftError } from "../model/undrift-error.ts";
@@ -92,6 +93,33 @@ export const previewJobSchema = z.strictObject({
 });
 /** The payload of a `preview` job. */
 export type PreviewJob = z.output<typeof previewJobSchema>;
+
+/** Job name of an ignore request: ticked fields or objects of a target become an ignoreDifferences PR. */
+export const IGNORE_JOB = "ignore";
+
+/** What to stop counting as drift: an object of the target, and one of its fields (absent: the whole object). */
+const ignoreItemSchema = z.strictObject({
+  apiVersion: z.string().min(1).describe("The object's apiVersion, e.g. apps/v1."),
+  kind: z.string().min(1).describe("The object's kind."),
+  namespace: z.string().min(1).optional().describe("The object's namespace; absent for a cluster-scoped object."),
+  name: z.string().min(1).describe("The object's name."),
+  path: z
+    .string()
+    .regex(/^\//, { error: "expected a JSON pointer starting with /" })
+    .optional()
+    .describe("The field, as the report's JSON pointer; absent for the whole object."),
+});
+
+/** An ignore request for one target (the tracking issue's ignore box, or a heal fight). */
+export const ignoreJobSchema = z.strictObject({
+  ...fields,
+  items: z.array(ignoreItemSchema).min(1).describe("The fields or objects to ignore from now on."),
+  requestedBy: z.string().min(1).describe("Who asked: a GitHub login, or undrift itself for a heal fight."),
+});
+/** The payload of an `ignore` job. */
+export type IgnoreJob = z.output<typeof ignoreJobSchema>;
+/** One ticked field or object of an ignore job. */
+export type IgnoreItem = IgnoreJob["items"][number];
 
 /** A job payload that does not match its schema: a bug in the producer, never worth a retry. */
 export class InvalidJobError extends UndriftError {

@@ -13,6 +13,9 @@ import { classifyError, type IsTransient } from "./classify-error.ts";
 import type { UndriftQueues } from "./create-queues.ts";
 import { enqueueScan } from "./enqueue-scan.ts";
 import {
+  IGNORE_JOB,
+  type IgnoreJob,
+  ignoreJobSchema,
   PREVIEW_JOB,
   type PreviewJob,
   parseJob,
@@ -46,6 +49,11 @@ export interface ScanHandlers {
     run(job: PreviewJob, context: ScanContext): Promise<unknown>;
     report(job: PreviewJob, error: Error): Promise<void>;
   };
+  /** Ignore requests (ticked fields become an ignoreDifferences PR), judged like scans. */
+  ignore?: {
+    run(job: IgnoreJob, context: ScanContext): Promise<unknown>;
+    report(job: IgnoreJob, error: Error): Promise<void>;
+  };
 }
 
 /** The processor for workers of the schedule and scan queues; `handingBack()` is true once shutdown cancels jobs. */
@@ -66,6 +74,11 @@ export function createProcessor(params: {
         const preview = params.handlers.preview;
         if (!preview) throw new UnrecoverableError(`job ${job.id}: this worker runs no previews`);
         return runJob({ ...params, job, token, signal: signal ?? aborts(), schema: previewJobSchema, ...preview });
+      }
+      case IGNORE_JOB: {
+        const ignore = params.handlers.ignore;
+        if (!ignore) throw new UnrecoverableError(`job ${job.id}: this worker runs no ignore requests`);
+        return runJob({ ...params, job, token, signal: signal ?? aborts(), schema: ignoreJobSchema, ...ignore });
       }
       case SCHEDULED_SCAN_JOB: {
         const tick = parseJob(scheduledScanJobSchema, job.data, `job ${job.id}`);

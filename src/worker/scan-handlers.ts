@@ -2,13 +2,15 @@
 // merged revert pull request, the apply of what it approved), the report of a
 // scan that failed for good, and the GitHub side's verdict on its own errors
 // (a 5xx or a rate limit is retried; a 403 or a refused snapshot is not).
-// Pull request previews ride the same queues and the same verdicts (src/app/preview/).
+// Pull request previews ride the same queues and the same verdicts (src/app/preview/), and so do
+// ignore requests (process-ignore.ts).
 import { isTransientGitHubError } from "../github/github-errors.ts";
 import { SessionPool } from "../live/session-pool.ts";
 import { recordScanEnd } from "../metrics/record-scan.ts";
 import type { ScanHandlers } from "../queue/process-job.ts";
 import { processPreview } from "./preview/process-preview.ts";
 import { reportPreviewFailure } from "./preview/report-preview-failure.ts";
+import { processIgnore, reportIgnoreFailure } from "./process-ignore.ts";
 import { processRevertMerge } from "./process-revert-merge.ts";
 import { processScan } from "./process-scan.ts";
 import { reportScanFailure } from "./report-scan-failure.ts";
@@ -35,6 +37,10 @@ export function scanHandlers(workerDeps: WorkerDeps): ScanHandlers {
     preview: {
       run: (job, context) => processPreview({ deps, job, context }),
       report: (job, error) => reportPreviewFailure({ deps, job, error }),
+    },
+    ignore: {
+      run: (job, context) => processIgnore({ deps, job, context }),
+      report: (job, error) => reportIgnoreFailure({ deps, job, error }),
     },
   };
 }
