@@ -8,9 +8,11 @@ import { summarize } from "../drift/summarize.ts";
 import type { DriftReport } from "../model/types.ts";
 import { type ModeShare, modeShares } from "../plan/mode-shares.ts";
 import { keptLive } from "../plan/revert/kept-live.ts";
+import type { FoughtObject } from "../report/app/heal-sections.ts";
 import type { ScanResult } from "../stages/scan/scan-target.ts";
 import { codifyDrift } from "./codify-drift.ts";
 import { healDrift } from "./heal-drift.ts";
+import { ignoreFight } from "./ignore-fight.ts";
 import type { ModeResult } from "./mode-result.ts";
 import type { ResolvedScanTarget } from "./resolve-scan-target.ts";
 import { revertDrift } from "./revert-drift.ts";
@@ -60,8 +62,18 @@ export async function actOnShares(params: {
       const kept = keptLive(share.scan);
       results.push(await revertDrift({ octokit: reads, owner, repo, report, kept, cluster, base, pullRequests }));
     } else if (share.mode === "heal") {
+      const ignoreFights = (fought: FoughtObject[]) => ignoreFight({ deps, resolved: params.resolved, scan, fought });
       results.push(
-        await healDrift({ deps, octokit: reads, owner, repo, scan: share.scan, target, ...issueOf(issueReport) }),
+        await healDrift({
+          deps,
+          octokit: reads,
+          owner,
+          repo,
+          scan: share.scan,
+          target,
+          ...issueOf(issueReport),
+          ignoreFights,
+        }),
       );
     } else if (!shareOf("heal") && issueReport) {
       results.push(await warnDrift({ deps, octokit: reads, owner, repo, report: issueReport, target }));

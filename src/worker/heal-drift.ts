@@ -4,13 +4,15 @@
 // healed: which object, which fields, who had changed them.
 // A field a non-human manager keeps changing back is a fight (heal-fights.ts):
 // after K heals within the window it is no longer healed (an object whose only
-// drift is such fields is not applied; other objects are), and the issue gives
-// the ignoreDifferences rule that would end the fight, ready to paste.
+// drift is such fields is not applied; other objects are), and undrift opens
+// the target's ignore pull request with the rule that ends the fight
+// (ignore-fight.ts); the issue links to it.
 // Orphans are pruned when the target's prune (or the first matching rule's)
 // is true, through the CLI's planPrune + pruneOrphans with all their guards;
 // with preview or false they are only listed. The issue says which were
 // deleted and which were not, and why.
-//   1. what to apply, less the fought fields (plan-heal.ts)
+//   1. what to apply, less the fought fields (plan-heal.ts); a fight's ignore PR,
+//      proposed before the apply so its proof scans the cluster as this scan saw it
 //   2. the apply, as `undrift revert` does it
 //   3. the heals counted towards fights (count-heals.ts)
 //   4. the orphans pruned where prune is true
@@ -20,12 +22,13 @@ import type { GitHubClient } from "../github/github-client.ts";
 import type { DriftReport } from "../model/types.ts";
 import { respectedIgnoreRules } from "../plan/revert/respect-ignored.ts";
 import { applyPlan } from "../remediate/revert/apply-plan.ts";
-import { healSections, pruneSections } from "../report/app/heal-sections.ts";
+import { type FoughtObject, healSections, pruneSections } from "../report/app/heal-sections.ts";
 import type { ScanResult } from "../stages/scan/scan-target.ts";
 import { countHeals } from "./count-heals.ts";
 import { healModeResult } from "./heal-mode-result.ts";
 import type { ModeResult } from "./mode-result.ts";
 import { planHeal } from "./plan-heal.ts";
+import type { IgnoreOutcome } from "./propose-ignore.ts";
 import { pruneTargetOrphans } from "./prune-target-orphans.ts";
 import { warnDrift } from "./warn-drift.ts";
 import { watchHealFights } from "./watch-heal-fights.ts";
@@ -41,6 +44,8 @@ export async function healDrift(params: {
   target: TargetConfig;
   /** What the tracking issue reports: the heal share with the warn share beside it; default the scan's report. */
   issueReport?: DriftReport;
+  /** Opens or updates the ignore pull request that ends these fights (ignore-fight.ts); none: only the rule is shown. */
+  ignoreFights?: (fought: FoughtObject[]) => Promise<IgnoreOutcome>;
 }): Promise<ModeResult> {
   const { deps, scan, target } = params;
   const { report, policy } = scan;
@@ -48,6 +53,7 @@ export async function healDrift(params: {
 
   // 1. What to apply: drifted and missing objects, less the fields healing has stopped for.
   const { plan, objects, fought } = await planHeal({ scan, watch });
+  const ignore = fought.length > 0 ? await params.ignoreFights?.(fought) : undefined;
 
   // 2. The apply, as `undrift revert` does it.
   const { entries } = objects.length
@@ -80,8 +86,11 @@ export async function healDrift(params: {
   });
 
   // 5. The tracking issue, with what was healed, pruned, and what no longer is.
-  const sections = [...healSections({ healed, fought, policy: watch.policy }), ...pruneSections(pruned)];
+  const sections = [
+    ...healSections({ healed, fought, policy: watch.policy, ...(ignore ? { ignore } : {}) }),
+    ...pruneSections(pruned),
+  ];
   const result = await warnDrift({ ...params, report: params.issueReport ?? report, sections });
-  const { done, lines } = healModeResult({ healed, fought, pruned });
+  const { done, lines } = healModeResult({ healed, fought, pruned, ...(ignore ? { ignore } : {}) });
   return { done: [...done, ...result.done], lines: [...lines, ...result.lines] };
 }

@@ -4,15 +4,17 @@
 import type { ObjectRecord } from "../model/change-set.ts";
 import { objectLabel } from "../model/object-label.ts";
 import { refOf } from "../model/ref-of.ts";
-import type { FoughtObject, HealedObject } from "../report/app/heal-sections.ts";
+import type { FightIgnorePr, FoughtObject, HealedObject } from "../report/app/heal-sections.ts";
 import type { ModeResult } from "./mode-result.ts";
 
 export function healModeResult(params: {
   healed: HealedObject[];
   fought: FoughtObject[];
   pruned: ObjectRecord[];
+  /** The ignore pull request the fights opened or updated, if any. */
+  ignore?: FightIgnorePr & { outcome: string; fields: string[]; managers: string[] };
 }): ModeResult {
-  const { healed, fought, pruned } = params;
+  const { healed, fought, pruned, ignore } = params;
   const ok = healed.filter((h) => h.action === "created" || h.action === "configured");
   const failed = healed.filter((h) => h.action === "failed" || h.action === "skipped");
   const fieldsOf = (object: HealedObject["object"], paths: Array<{ path: string }>) =>
@@ -37,6 +39,15 @@ export function healModeResult(params: {
     const paths = f.fields.map((x) => x.path).join(", ");
     done.push(entry("heal-stopped", `stopped healing ${paths} of ${objectLabel(refOf(f.object))}`, f.object, f.fields));
   }
+  if (ignore && (ignore.outcome === "created" || ignore.outcome === "updated")) {
+    done.push({
+      event: ignore.outcome === "created" ? "ignore-pr-opened" : "ignore-pr-updated",
+      summary: `${ignore.outcome} pull request #${ignore.number ?? "?"}`,
+      ...(ignore.url ? { url: ignore.url } : {}),
+      fields: ignore.fields,
+      managers: ignore.managers,
+    });
+  }
   const deleted = pruned.filter((r) => r.action === "deleted");
   const kept = pruned.filter((r) => r.action !== "deleted");
   for (const r of deleted) {
@@ -60,7 +71,7 @@ export function healModeResult(params: {
     );
   for (const f of fought) {
     lines.push(
-      `Healing stopped for ${f.fields.map((x) => `\`${x.path}\` (changed back by \`${x.manager}\`)`).join(", ")} of ${objectLabel(refOf(f.object))}: a fight; the tracking issue has the \`ignoreDifferences\` rule that ends it.`,
+      `Healing stopped for ${f.fields.map((x) => `\`${x.path}\` (changed back by \`${x.manager}\`)`).join(", ")} of ${objectLabel(refOf(f.object))}: a fight; ${ignore?.url ? `pull request #${ignore.number} adds the \`ignoreDifferences\` rule that ends it.` : "the tracking issue has the `ignoreDifferences` rule that ends it."}`,
     );
   }
   return { done, lines };

@@ -2,8 +2,9 @@
 // by hand pass to undrift first), and the tracking issue says what was healed,
 // which fields, who had changed them. A "controller" (its own field manager)
 // that changes the same field back before every scan is a fight: after three
-// heals within the hour the next scan leaves that field alone, and the issue
-// gives the ignoreDifferences rule that would end the fight. /metrics counts
+// heals within the hour the next scan leaves that field alone, and undrift opens
+// the ignore pull request whose rule ends the fight (by the controller's field
+// manager), linked from the issue. /metrics counts
 // each heal and the fight under the target's labels.
 import { afterEach, describe, expect, it } from "vitest";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
@@ -100,7 +101,7 @@ describe("a heal-mode target", () => {
     });
   });
 
-  it("stops healing a field a controller keeps changing back, and suggests the ignoreDifferences rule", async () => {
+  it("stops healing a field a controller keeps changing back, and opens the ignore pull request that ends the fight", async () => {
     s = scenario({ files: { "manifests/web.yaml": web }, target: { mode: "heal", force: true } });
     await s.applyGit();
     const commit = await commitRepo(s.repoDir);
@@ -142,9 +143,12 @@ describe("a heal-mode target", () => {
       );
     }
 
-    // The fourth time it is a fight: the field is left to the controller, and the issue says how to end it.
+    // The fourth time it is a fight: the field is left to the controller, and an ignore PR (proved by a second
+    // scan) gives the controller the field; the issue links to it.
     await fight();
+    const mark = github.requests.length;
     gh.expectHead();
+    gh.expectPulls({ list: 1, tree: 1, commit: 1, ref: 1, create: 1 });
     gh.expectIssues({ list: 1, update: 1 });
     gh.expectCheckRuns({ list: 1, update: 1 });
     await enqueueScan({ queues: h.redis.queues, job: { ...job, reason: "schedule" } });
@@ -152,32 +156,44 @@ describe("a heal-mode target", () => {
     expect(jobs.at(-1)?.failedReason).toBeUndefined();
     expect(jobs.at(-1)?.returnvalue.actions).toEqual([
       `stopped healing /spec/replicas of apps/v1 Deployment ${s.namespace}/web`,
+      "created pull request #2",
       "updated issue #1",
       `updated check run undrift/${s.target}`,
     ]);
     expect(await replicas(s.namespace)).toBe("5");
     // The fight is counted once; the field left alone is no heal.
     expect(await healSeries(s.target)).toEqual({ healed: 3, failed: 0, fights: 1 });
+    const pr = gh.state.pulls[0];
+    expect(pr).toMatchObject({ number: 2, head: { ref: `undrift/ignore/${s.target}` } });
+    expect(gh.state.trees[0]?.tree[0]?.path).toBe(".github/undrift.yml");
+    expect(gh.state.trees[0]?.tree[0]?.content).toContain(
+      [
+        "    ignoreDifferences:",
+        "      - group: apps",
+        "        kind: Deployment",
+        "        name: web",
+        "        managedFieldsManagers:",
+        "          - fighting-controller",
+      ].join("\n"),
+    );
+    expect(pr?.body).toContain("by every field `fighting-controller` writes, asked by undrift (heal fight)");
+    expect(pr?.body).toContain(`- \`apps/v1 Deployment ${s.namespace}/web\`: \`/spec/replicas\``);
     const body = gh.state.issues[0]?.body ?? "";
     expect(body).not.toContain("### Healed");
     expect(body).toContain(`### Healing stopped: a fight over \`apps/v1 Deployment ${s.namespace}/web\``);
     expect(body).toContain("`/spec/replicas` (changed back by `fighting-controller` after 3 heals)");
-    expect(body).toContain(
-      [
-        "```yaml",
-        "ignoreDifferences:",
-        "  - group: apps",
-        "    kind: Deployment",
-        "    name: web",
-        `    namespace: ${s.namespace}`,
-        "    jsonPointers:",
-        "      - /spec/replicas",
-        "```",
-      ].join("\n"),
-    );
+    expect(body).toContain(`pull request #2 (${pr?.html_url}) adds the \`ignoreDifferences\` rule`);
+    // GitHub requests the fight's ignore PR adds to the scan: the PR lookup, tree, commit, branch, PR.
+    expect(
+      github.requests
+        .slice(mark)
+        .map((r) => r.operationId)
+        .filter((o) => /^(pulls|git)\//.test(o ?? "")),
+    ).toEqual(["pulls/list", "git/create-tree", "git/create-commit", "git/create-ref", "pulls/create"]);
     expect(gh.state.checkRuns[0]?.output.summary).toContain(
-      "Healing stopped for `/spec/replicas` (changed back by `fighting-controller`)",
+      "Healing stopped for `/spec/replicas` (changed back by `fighting-controller`) of apps/v1 Deployment",
     );
+    expect(gh.state.checkRuns[0]?.output.summary).toContain("pull request #2 adds the `ignoreDifferences` rule");
 
     const audit = await readAudit({ redis: h.redis.redis, key: `${h.redis.prefix}:audit` });
     expect(audit.filter((a) => a.event === "heal")).toHaveLength(3);

@@ -2,7 +2,8 @@
 // applied Git to (fields, and who had changed them), and the fields it stopped
 // healing because a program keeps changing them back, each object with the
 // ignoreDifferences rule (Argo CD's shape, as `.github/undrift.yml` takes it)
-// that would end the fight; then the orphans it pruned and those it left, with
+// that would end the fight, and the ignore pull request that adds it (or why
+// there is none); then the orphans it pruned and those it left, with
 // why. Names, pointers and managers only: never a value.
 import { stringify } from "yaml";
 import type { Action, ObjectRecord } from "../../model/change-set.ts";
@@ -25,12 +26,20 @@ export interface FoughtObject {
   fields: Array<{ path: string; manager: string; heals: number }>;
 }
 
+/** The ignore pull request a fight opened, or why there is none. */
+export interface FightIgnorePr {
+  number?: number;
+  url?: string;
+  lines: string[];
+}
+
 export function healSections(params: {
   healed: HealedObject[];
   fought: FoughtObject[];
   policy: FightPolicy;
+  ignore?: FightIgnorePr;
 }): string[] {
-  const { healed, fought, policy } = params;
+  const { healed, fought, policy, ignore } = params;
   const sections: string[] = [];
   const window = duration(policy.windowMs);
   if (healed.length > 0) {
@@ -64,11 +73,18 @@ export function healSections(params: {
         `### Healing stopped: a fight over \`${objectLabel(refOf(object))}\``,
         "",
         `${fields.join(", ")}: ${policy.heals} heals or more within ${window}, so undrift no longer heals ${f.fields.length > 1 ? "these fields" : "this field"}; the rest of the target is still healed.`,
-        "To end the fight, let that manager own the field: add this rule to the target in `.github/undrift.yml`:",
-        "",
-        "```yaml",
-        stringify(rule).trimEnd(),
-        "```",
+        ...(ignore?.url
+          ? [
+              `To end the fight, let that manager own the field: pull request #${ignore.number} (${ignore.url}) adds the \`ignoreDifferences\` rule to the target in \`.github/undrift.yml\`; merge it.`,
+            ]
+          : [
+              "To end the fight, let that manager own the field: add this rule to the target in `.github/undrift.yml`:",
+              "",
+              "```yaml",
+              stringify(rule).trimEnd(),
+              "```",
+              ...(ignore ? ["", ...ignore.lines] : []),
+            ]),
       ].join("\n"),
     );
   }

@@ -10,6 +10,7 @@ import { objectLabel } from "../../model/object-label.ts";
 import type { IgnorePlan, IgnoreTick } from "../../plan/ignore/plan-ignore-rule.ts";
 import { writtenRule } from "../../plan/ignore/plan-ignore-rule.ts";
 import type { IgnoreProof } from "../../plan/ignore/prove-ignore.ts";
+import { describeTick } from "./ignore-refusals.ts";
 
 /** A tick and who asked for it. */
 export interface RequestedTick extends IgnoreTick {
@@ -34,7 +35,8 @@ export function ignorePrBody(params: {
   const how = plan.planned.map((p) => {
     const by = p.by === "manager" ? `every field \`${p.value}\` writes` : `\`${p.value}\``;
     const asked = who(p.tick);
-    return `- \`${objectLabel(p.tick)}\` ${p.tick.path ? `\`${p.tick.path}\`` : "(whole object)"}: by ${by}${asked ? `, asked by ${asked}` : ""}`;
+    const what = p.tick.path ? describeTick(p.tick) : `\`${p.path}\` of ${describeTick(p.tick)} (the whole object)`;
+    return `- ${what}: by ${by}${asked ? `, asked by ${asked}` : ""}`;
   });
   const hidden = proof.hidden.map(
     (h) => `- \`${objectLabel(h.object)}\`: ${h.paths.map((p) => `\`${p}\``).join(", ")}`,
@@ -59,10 +61,7 @@ export function ignorePrBody(params: {
   ];
   if (plan.refused.length > 0) {
     lines.push("", "### Not ignored", "");
-    for (const r of plan.refused)
-      lines.push(
-        `- \`${objectLabel(r.tick)}\` ${r.tick.path ? `\`${r.tick.path}\`` : ""}: ${r.reason}`.replace(/ {2}/, " "),
-      );
+    for (const r of plan.refused) lines.push(`- ${describeTick(r.tick)}: ${r.reason}`);
   }
   lines.push("", formatTicks(params.ticks));
   return lines.join("\n");
