@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { targetKey } from "../../../src/model/target-key.ts";
 import {
+  IGNORE_JOB,
   InvalidJobError,
+  ignoreJobSchema,
   parseJob,
   SCHEDULE_QUEUE,
   scanJobSchema,
@@ -65,5 +67,32 @@ describe("targetKey", () => {
   it("names a target the same however GitHub spells the repository", () => {
     expect(targetKey("Acme/GitOps", "infra")).toBe("acme/gitops#infra");
     expect(targetKey("acme/gitops", "infra")).toBe(targetKey("ACME/GITOPS", "infra"));
+  });
+});
+
+describe("the ignore job", () => {
+  const ignore = {
+    installationId: 42,
+    repo: "acme/gitops",
+    target: "infra",
+    cluster: "prod-eu",
+    items: [{ apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "web", path: "/spec/replicas" }],
+    requestedBy: "alice",
+  };
+
+  it("is named as the dashboard enqueues it, and takes ticked fields and whole objects, and who asked", () => {
+    expect(IGNORE_JOB).toBe("ignore");
+    const whole = { ...ignore, items: [{ apiVersion: "v1", kind: "ConfigMap", name: "settings" }] };
+    expect(parseJob(ignoreJobSchema, ignore, "ignore")).toEqual(ignore);
+    expect(parseJob(ignoreJobSchema, whole, "ignore")).toEqual(whole);
+  });
+
+  it.each([
+    [{ ...ignore, items: [] }, /items/],
+    [{ ...ignore, items: [{ ...ignore.items[0], path: "spec.replicas" }] }, /items\.0\.path: expected a JSON pointer/],
+    [{ ...ignore, kubeconfig: "x" }, /kubeconfig/],
+    [{ ...ignore, requestedBy: "" }, /requestedBy/],
+  ])("refuses %j", (data, message) => {
+    expect(() => parseJob(ignoreJobSchema, data, "ignore")).toThrow(message);
   });
 });
