@@ -3,7 +3,8 @@
 // the real test cluster; the ticked field becomes the narrowest
 // ignoreDifferences rule in `.github/undrift.yml` (comments kept), proved by a
 // second scan, on `undrift/ignore/<target>`, whose body says what it hides and
-// who asked. The same job again writes nothing; the merged config no longer
+// who asked. The same job again writes nothing; another tick updates the same
+// PR, merged into the same rule; the merged config no longer
 // reports the field; a tick no rule can hide opens nothing and says why.
 import type { Queue } from "bullmq";
 import { afterEach, describe, expect, it } from "vitest";
@@ -161,10 +162,42 @@ describe("an ignore request", () => {
     expect(gh.state.commits).toHaveLength(1);
     expect(gh.state.pulls).toHaveLength(1);
 
-    // 3. Merged: a scan with the PR's config no longer reports the field, and the drift is still there.
+    // 3. Another tick, by someone else: the same PR, the field merged into the same rule, both askers named.
+    await kubectl(["-n", s.namespace, "annotate", "deployment", "web", "team=checkout"]);
+    mark = github.requests.length;
+    gh.expectHead();
+    gh.expectPulls({ list: 1, tree: 1, commit: 1, moveRef: 1, update: 1 });
+    await ignore([{ ...replicas, path: "/metadata/annotations/team" }], "bob");
+    const [, , third] = await h.settled("test", 3);
+    expect(third?.returnvalue).toMatchObject({ outcome: "updated", number: 1 });
+    expect(gh.state.pulls).toHaveLength(1);
+    expect(gh.state.trees[1]?.tree[0]?.content).toBe(
+      edited.replace(
+        "          - /spec/replicas\n",
+        "          - /spec/replicas\n          - /metadata/annotations/team\n",
+      ),
+    );
+    expect(gh.state.commits[1]).toMatchObject({ parents: [commit.sha] });
+    expect(gh.state.pulls[0]?.body).toContain("asked by @alice");
+    expect(gh.state.pulls[0]?.body).toContain("by `/metadata/annotations/team`, asked by @bob");
+    // GitHub requests of an update: the lookup, tree, commit, branch move, pull request edit.
+    expect(operations(mark)).toEqual([
+      "repos/get",
+      "repos/get-branch",
+      "pulls/list",
+      "git/create-tree",
+      "git/create-commit",
+      "git/update-ref",
+      "pulls/update",
+    ]);
+
+    // 4. Merged: a scan with the PR's config no longer reports the fields, and the drift is still there.
     const before = await s.scanJson();
-    expect(before.report.resources[0]?.changes.map((c) => c.path)).toEqual(["/spec/replicas"]);
-    s.write({ ".github/undrift.yml": gh.state.trees[0]?.tree[0]?.content ?? "" });
+    expect(before.report.resources[0]?.changes.map((c) => c.path).sort()).toEqual([
+      "/metadata/annotations/team",
+      "/spec/replicas",
+    ]);
+    s.write({ ".github/undrift.yml": gh.state.trees[1]?.tree[0]?.content ?? "" });
     const after = await s.scanJson();
     expect(after.code).toBe(0);
     expect(after.report.summary).toMatchObject({ drifted: 0 });
