@@ -8,7 +8,9 @@
 //   undrift-scan.<cluster>  `scan` jobs of the targets bound to that cluster, so a
 //                           worker serves only the clusters it names, and the
 //                           rate limit is per cluster; and `preview` jobs, one per
-//                           (pull request, cluster, head commit), under the same limit
+//                           (pull request, cluster, head commit), under the same limit;
+//                           `dashboard` jobs (boxes ticked on a tracking issue) and the
+//                           `ignore` jobs they ask for
 import { z } from "zod";
 import { dnsLabel } from "../config/field-schemas.ts";
 import { UndriftError } from "../model/undrift-error.ts";
@@ -92,6 +94,50 @@ export const previewJobSchema = z.strictObject({
 });
 /** The payload of a `preview` job. */
 export type PreviewJob = z.output<typeof previewJobSchema>;
+
+/** Job name of the boxes a writer ticked on a tracking issue's dashboard (src/worker/dashboard/). */
+export const DASHBOARD_JOB = "dashboard";
+/** Job name of an ignore PR's update: the ticked objects and fields become an ignoreDifferences rule. */
+export const IGNORE_JOB = "ignore";
+
+const requestedBy = z.string().min(1).max(39).describe("The GitHub login of the writer who asked.");
+
+/** The boxes ticked by one writer in one edit of a tracking issue. */
+export const dashboardJobSchema = z.strictObject({
+  ...fields,
+  issue: z.number().int().positive().describe("The tracking issue the boxes are on."),
+  boxes: z
+    .array(
+      z.strictObject({
+        id: z.string().regex(/^[0-9a-f]{8,64}$/, { error: "expected a box id" }),
+        action: z.enum(["codify", "revert", "ignore", "snooze-1d", "snooze-7d", "rescan"]),
+      }),
+    )
+    .min(1)
+    .describe("The boxes newly ticked, by their hidden ids."),
+  requestedBy,
+});
+/** The payload of a `dashboard` job. */
+export type DashboardJob = z.output<typeof dashboardJobSchema>;
+
+/** The objects and fields a writer asked to ignore from now on, by pull request. */
+export const ignoreJobSchema = z.strictObject({
+  ...fields,
+  items: z
+    .array(
+      z.strictObject({
+        apiVersion: z.string().min(1),
+        kind: z.string().min(1),
+        namespace: z.string().min(1).optional(),
+        name: z.string().min(1),
+        path: z.string().startsWith("/").optional().describe("The field's JSON pointer; absent for the whole object."),
+      }),
+    )
+    .min(1),
+  requestedBy,
+});
+/** The payload of an `ignore` job. */
+export type IgnoreJob = z.output<typeof ignoreJobSchema>;
 
 /** A job payload that does not match its schema: a bug in the producer, never worth a retry. */
 export class InvalidJobError extends UndriftError {

@@ -81,7 +81,12 @@ export async function healDrift(params: {
 
   // 5. The tracking issue, with what was healed, pruned, and what no longer is.
   const sections = [...healSections({ healed, fought, policy: watch.policy }), ...pruneSections(pruned)];
-  const result = await warnDrift({ ...params, report: params.issueReport ?? report, sections });
+  const result = await warnDrift({
+    ...params,
+    report: params.issueReport ?? report,
+    sections,
+    renderer: scan.renderer,
+  });
   const { done, lines } = healModeResult({ healed, fought, pruned });
   return { done: [...done, ...result.done], lines: [...lines, ...result.lines] };
 }

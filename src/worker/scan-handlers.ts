@@ -2,11 +2,14 @@
 // merged revert pull request, the apply of what it approved), the report of a
 // scan that failed for good, and the GitHub side's verdict on its own errors
 // (a 5xx or a rate limit is retried; a 403 or a refused snapshot is not).
-// Pull request previews ride the same queues and the same verdicts (src/app/preview/).
+// Pull request previews ride the same queues and the same verdicts (src/app/preview/), and so do
+// the tracking issue dashboard's jobs (src/worker/dashboard/).
 import { isTransientGitHubError } from "../github/github-errors.ts";
 import { SessionPool } from "../live/session-pool.ts";
 import { recordScanEnd } from "../metrics/record-scan.ts";
 import type { ScanHandlers } from "../queue/process-job.ts";
+import { processDashboard } from "./dashboard/process-dashboard.ts";
+import { reportDashboardFailure } from "./dashboard/report-dashboard-failure.ts";
 import { processPreview } from "./preview/process-preview.ts";
 import { reportPreviewFailure } from "./preview/report-preview-failure.ts";
 import { processRevertMerge } from "./process-revert-merge.ts";
@@ -35,6 +38,10 @@ export function scanHandlers(workerDeps: WorkerDeps): ScanHandlers {
     preview: {
       run: (job, context) => processPreview({ deps, job, context }),
       report: (job, error) => reportPreviewFailure({ deps, job, error }),
+    },
+    dashboard: {
+      run: (job, context) => processDashboard({ deps, job, context }),
+      report: (job, error) => reportDashboardFailure({ deps, job, error }),
     },
   };
 }
