@@ -6,7 +6,6 @@ import { objectLabel } from "../../model/object-label.ts";
 import { keptLive } from "../../plan/revert/kept-live.ts";
 import { selectDrift } from "../../plan/selected-drift.ts";
 import { enqueueIgnore } from "../../queue/enqueue-dashboard.ts";
-import { enqueueScan } from "../../queue/enqueue-scan.ts";
 import type { DashboardJob } from "../../queue/jobs.ts";
 import type { DashboardItem } from "../../report/app/dashboard-body.ts";
 import type { DashboardAction } from "../../report/app/dashboard-boxes.ts";
@@ -25,7 +24,7 @@ const DAY_MS = 24 * 3600_000;
 // The order lines appear in, whatever order the boxes were ticked in.
 const ORDER: readonly DashboardAction[] = ["codify", "revert", "ignore", "snooze-1d", "snooze-7d", "rescan"];
 
-/** Does what `asked` asks; returns one line per action. */
+/** Does what `asked` asks; returns one line per action, and whether a scan should follow (rescan, snooze). */
 export async function actOnBoxes(params: {
   deps: WorkerDeps;
   job: DashboardJob;
@@ -33,7 +32,7 @@ export async function actOnBoxes(params: {
   scan: ScanResult;
   asked: DashboardItem[];
   state: DashboardState;
-}): Promise<string[]> {
+}): Promise<{ lines: string[]; rescan: boolean }> {
   const { deps, job, resolved, scan, state } = params;
   const { reads, owner, repo, head, repoDir, config, target } = resolved;
   const who = `@${job.requestedBy}`;
@@ -122,15 +121,7 @@ export async function actOnBoxes(params: {
       rescan = true;
     }
   }
-  if (rescan) {
-    // A snooze shows on the issue (and leaves its report) at this scan.
-    const { installationId, repo: fullName, cluster } = job;
-    await enqueueScan({
-      queues: deps.queues,
-      job: { installationId, repo: fullName, target: job.target, cluster, reason: "comment" },
-    });
-  }
-  return lines;
+  return { lines, rescan };
 }
 
 /** `` `apps/v1 Deployment shop/web` `/spec/replicas` ``, a few of them, then how many more. */

@@ -1,5 +1,6 @@
 // The worker's side of a tracking issue's dashboard (a `dashboard` job: the
 // boxes one writer ticked in one edit):
+//   0. "rescan now" alone: a scan queued, no scan here first
 //   1. the target resolved as a scan resolves it (registry, head, snapshot, config)
 //   2. a fresh scan, less the snoozed objects: each box id is matched against
 //      the boxes this report would show, so what a box asks is read from the
@@ -7,15 +8,18 @@
 //   3. the actions, each on just its ticked items: codify and revert open or
 //      update the target's PR of that mode (act-on-boxes.ts); ignore enqueues
 //      an `ignore` job; snooze is kept in Redis; rescan (and every snooze, so
-//      the issue shows it) enqueues a scan
+//      the issue shows it) asks for a scan, queued in step 5
 //   4. the boxes unticked and one line per action ("@bob asked to codify … → #3"),
 //      kept in Redis too so later scans keep showing it; each action audited
+//   5. the scan, when one was asked for: queued last, so its edit of the issue comes after ours
 import { githubStep } from "../../github/github-errors.ts";
+import { enqueueScan } from "../../queue/enqueue-scan.ts";
 import type { DashboardJob, ScanJob } from "../../queue/jobs.ts";
 import type { ScanContext } from "../../queue/process-job.ts";
 import { type DashboardItem, dashboardBoxes } from "../../report/app/dashboard-body.ts";
 import { addLogLines, untick } from "../../report/app/dashboard-boxes.ts";
 import { dashboardState } from "../../state/dashboard-state.ts";
+import { recordAudit } from "../../state/record-audit.ts";
 import { resolveScanTarget } from "../resolve-scan-target.ts";
 import { scanJobAudit } from "../scan-job-audit.ts";
 import { scanOnSharedSession } from "../scan-on-shared-session.ts";
@@ -46,6 +50,27 @@ export async function processDashboard(params: {
   };
   const [owner = "", repo = ""] = job.repo.split("/");
 
+  // 0. Only "rescan now": the scan itself is the answer, no need to scan here first.
+  if (job.boxes.every((b) => b.action === "rescan")) {
+    const line = `@${job.requestedBy} asked for a rescan → scan queued`;
+    await recordAudit({
+      queues: deps.queues,
+      log: deps.log,
+      entry: {
+        event: "dashboard-rescan",
+        repo: job.repo,
+        target: job.target,
+        cluster: job.cluster,
+        actor: job.requestedBy,
+        outcome: "scan queued",
+      },
+    });
+    await stateOf(deps, job).addLog(line);
+    await settleIssue({ octokit: await deps.probot.auth(job.installationId), owner, repo, job, lines: [line] });
+    await enqueueScan({ queues: deps.queues, job: scanJob });
+    return { outcome: "acted", lines: [line] };
+  }
+
   // 1. The target, as its scans resolve it.
   const found = await resolveScanTarget({ deps, job: scanJob, signal, audit: scanJobAudit({ deps, job: scanJob }) });
   if ("skipped" in found) {
@@ -75,7 +100,7 @@ export async function processDashboard(params: {
     repo: job.repo,
     target: job.target,
   });
-  const lines = await actOnBoxes({ deps, job, resolved, scan, asked, state });
+  const { lines, rescan } = await actOnBoxes({ deps, job, resolved, scan, asked, state });
   if (gone > 0)
     lines.push(
       `@${job.requestedBy} ticked ${gone} box(es) for drift that is not there any more (gone, changed or snoozed); nothing was done for them.`,
@@ -84,7 +109,18 @@ export async function processDashboard(params: {
   // 4. The boxes unticked, with a line per action, here and in what later scans render.
   for (const line of [...lines].reverse()) await state.addLog(line);
   await settleIssue({ octokit: resolved.octokit, owner, repo, job, lines });
+  // After the issue is settled, so the scan's edit of it comes last (a snooze shows, and leaves the report).
+  if (rescan) await enqueueScan({ queues: deps.queues, job: scanJob });
   return { outcome: "acted", lines };
+}
+
+function stateOf(deps: WorkerDeps, job: DashboardJob) {
+  return dashboardState({
+    redis: deps.queues.connection,
+    prefix: deps.queues.prefix,
+    repo: job.repo,
+    target: job.target,
+  });
 }
 
 /** Unticks the job's boxes on the issue as it is now, and adds the lines below its log marker: one read, one edit. */

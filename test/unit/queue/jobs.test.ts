@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { targetKey } from "../../../src/model/target-key.ts";
 import {
+  dashboardJobSchema,
+  IGNORE_JOB,
   InvalidJobError,
+  ignoreJobSchema,
   parseJob,
   SCHEDULE_QUEUE,
   scanJobSchema,
@@ -65,5 +68,33 @@ describe("targetKey", () => {
   it("names a target the same however GitHub spells the repository", () => {
     expect(targetKey("Acme/GitOps", "infra")).toBe("acme/gitops#infra");
     expect(targetKey("acme/gitops", "infra")).toBe(targetKey("ACME/GITOPS", "infra"));
+  });
+});
+
+describe("dashboard and ignore job payloads", () => {
+  const base = { installationId: 42, repo: "acme/gitops", target: "infra", cluster: "prod-eu", requestedBy: "bob" };
+  const item = { apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "web", path: "/spec/replicas" };
+
+  it("carry the ignore PR's interface: objects, fields by JSON pointer, who asked; nothing else", () => {
+    const ignore = { ...base, items: [item, { apiVersion: "v1", kind: "Namespace", name: "shop" }] };
+    expect(parseJob(ignoreJobSchema, ignore, "ignore")).toEqual(ignore);
+    expect(IGNORE_JOB).toBe("ignore");
+    expect(() =>
+      parseJob(ignoreJobSchema, { ...ignore, items: [{ ...item, path: "spec/replicas" }] }, "ignore"),
+    ).toThrow(InvalidJobError);
+    expect(() => parseJob(ignoreJobSchema, { ...ignore, items: [] }, "ignore")).toThrow(InvalidJobError);
+    expect(() => parseJob(ignoreJobSchema, { ...ignore, value: "hunter2" }, "ignore")).toThrow(InvalidJobError);
+    expect(() => parseJob(ignoreJobSchema, { ...ignore, items: [{ ...item, live: 4 }] }, "ignore")).toThrow(
+      InvalidJobError,
+    );
+  });
+
+  it("name the ticked boxes by id and action only", () => {
+    const dashboard = { ...base, issue: 3, boxes: [{ id: "3f2a9c01d4e5b6a7", action: "codify" }] };
+    expect(parseJob(dashboardJobSchema, dashboard, "dashboard")).toEqual(dashboard);
+    expect(() => parseJob(dashboardJobSchema, { ...dashboard, boxes: [] }, "dashboard")).toThrow(InvalidJobError);
+    expect(() =>
+      parseJob(dashboardJobSchema, { ...dashboard, boxes: [{ id: "3f2a9c01", action: "delete" }] }, "dashboard"),
+    ).toThrow(InvalidJobError);
   });
 });
