@@ -113,7 +113,7 @@ export function renderDashboard(params: DashboardParams): string {
   }
   const total =
     hidden > 0 ? `\n_${hidden} object(s) in all are not shown with boxes; the check run lists every one._\n` : "";
-  return `${head}${parts.join("\n")}${total}\n${tail}`.trimEnd();
+  return `${`${head}${parts.join("\n")}${total}`.trimEnd()}\n\n${tail.trimStart()}`.trimEnd();
 }
 
 function objectSection(resource: ResourceReport, codifiable: DashboardParams["codifiable"], target: string): string {

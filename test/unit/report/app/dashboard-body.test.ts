@@ -44,7 +44,16 @@ const secret: ResourceReport = {
 
 describe("renderDashboard", () => {
   it("gives each object and each of its fields codify, revert and ignore boxes, snoozes per object, and one rescan box", () => {
-    const text = renderDashboard({ report: report([deployment("web")]), codifiable: notSecret, maxLength: 30_000 });
+    const log = [
+      "@bob asked to codify `apps/v1 Deployment shop/web` `/spec/replicas` → #2 https://github.com/acme/gitops/pull/2",
+    ];
+    const text = renderDashboard({
+      report: report([deployment("web")]),
+      codifiable: notSecret,
+      log,
+      maxLength: 30_000,
+    });
+    // The README's example dashboard is this snapshot.
     expect(text).toMatchSnapshot();
     const ref = { apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "web" };
     const boxes = readBoxes(text);
