@@ -42,7 +42,7 @@ export async function handleDashboardEdit(params: {
   claims: DeliveryClaims;
   edit: IssueEdit;
 }): Promise<{ job?: string; skipped?: string }> {
-  const { deps, octokit, log, edit } = params;
+  const { edit } = params;
   const { owner, repo } = edit;
   const fullName = `${owner}/${repo}`;
   if (edit.senderIsBot) return { skipped: "a bot's edit" };
@@ -56,14 +56,38 @@ export async function handleDashboardEdit(params: {
   // 2. Each tick once: by box and by the body it was ticked in (a later tick of the same box has another body).
   const seenIn = digestOf(edit.after ?? "");
   const fresh: TickedBox[] = [];
+  const keys: string[] = [];
   for (const box of ticked) {
     const key = `dashboard:${fullName.toLowerCase()}#${edit.number}:${box.id}:${seenIn}`;
     if (await params.claims.claim(key)) {
       fresh.push(box);
-      await params.claims.done(key);
+      keys.push(key);
     }
   }
   if (fresh.length === 0) return { skipped: "these ticks were acted on already" };
+  // A failure releases the claims, so GitHub's redelivery of this edit runs again.
+  try {
+    const result = await actOnTicks({ ...params, target, fresh });
+    for (const key of keys) await params.claims.done(key);
+    return result;
+  } catch (error) {
+    for (const key of keys) await params.claims.release(key);
+    throw error;
+  }
+}
+
+/** Steps 3 and 4, for the ticks claimed. */
+async function actOnTicks(params: {
+  deps: AppDeps;
+  octokit: ProbotOctokit;
+  log: QueueLog;
+  edit: IssueEdit;
+  target: string;
+  fresh: TickedBox[];
+}): Promise<{ job?: string; skipped?: string }> {
+  const { deps, octokit, log, edit, target, fresh } = params;
+  const { owner, repo } = edit;
+  const fullName = `${owner}/${repo}`;
 
   // 3. Who asks.
   const access = await writeAccess({ octokit, owner, repo, username: edit.sender });
@@ -75,18 +99,7 @@ export async function handleDashboardEdit(params: {
   // 4. The target's cluster, and the job.
   const configured = await configuredTarget({ deps, octokit, owner, repo, target });
   if ("skipped" in configured) return configured;
-  const job = await enqueueDashboard({
-    queues: deps.queues,
-    job: {
-      installationId: edit.installationId,
-      repo: fullName,
-      target,
-      cluster: configured.target.cluster,
-      issue: edit.number,
-      boxes: fresh,
-      requestedBy: edit.sender,
-    },
-  });
+  // Audited first, so the request comes before what the worker does for it.
   await recordAudit({
     queues: deps.queues,
     log,
@@ -97,6 +110,18 @@ export async function handleDashboardEdit(params: {
       cluster: configured.target.cluster,
       actor: edit.sender,
       outcome: `ticked ${fresh.map((b) => b.action).join(", ")} on #${edit.number}`,
+    },
+  });
+  const job = await enqueueDashboard({
+    queues: deps.queues,
+    job: {
+      installationId: edit.installationId,
+      repo: fullName,
+      target,
+      cluster: configured.target.cluster,
+      issue: edit.number,
+      boxes: fresh,
+      requestedBy: edit.sender,
     },
   });
   return { job };
