@@ -274,16 +274,19 @@ describe("the tracking issue as a dashboard", () => {
       fields: [`Deployment/${ns}/web:/spec/replicas`],
       url: codifyPr.html_url,
     });
-    // The note's figures: GitHub requests per dashboard action (app and worker together).
-    console.log(
-      JSON.stringify({
-        codify: 11,
-        revert: 11,
-        snooze: snoozeRequests.length,
-        rescan: rescanRequests.length,
-        ignore: ignoreRequests.length,
-        refusal: refusalRequests.length,
-      }),
-    );
+    // GitHub requests per dashboard action, the app's and the worker's together (the note's figures):
+    // a codify or revert of one field 11, a snooze 12 (with the scan it sets off), a rescan 9 (with its
+    // scan), an ignore 6 (the ignore PR's own are the ignore job's), a refusal 3.
+    expect({
+      snooze: snoozeRequests.length,
+      rescan: rescanRequests.length,
+      ignore: ignoreRequests.length,
+      refusal: refusalRequests.length,
+    }).toEqual({ snooze: 12, rescan: 9, ignore: 6, refusal: 3 });
+    expect(refusalRequests).toEqual([
+      "repos/get-collaborator-permission-level",
+      "issues/update",
+      "issues/create-comment",
+    ]);
   });
 });
