@@ -11,6 +11,7 @@
 //                       (what merging would change there; see src/app/preview/)
 //   issue_comment.created (`/undrift scan` on a tracking issue or drift PR, by a writer) -> a scan
 //                       (`/undrift preview` on a pull request, by a writer) -> the preview again
+//   issues.edited (boxes ticked on a tracking issue's dashboard, by a writer) -> a dashboard job
 //
 // Every handler runs once per delivery id (once-per-delivery.ts): GitHub's redeliveries repeat the id.
 //
@@ -21,6 +22,7 @@ import { redisStore } from "../state/redis-store.ts";
 import type { AppDeps } from "./app-deps.ts";
 import { onInstallationEvents } from "./on-installation-events.ts";
 import { onIssueComment } from "./on-issue-comment.ts";
+import { onIssuesEdited } from "./on-issues-edited.ts";
 import { onPullRequestEvents } from "./on-pull-request-events.ts";
 import { onPush } from "./on-push.ts";
 import { oncePerDelivery } from "./once-per-delivery.ts";
@@ -42,5 +44,7 @@ export function undriftApp(deps: AppDeps): ApplicationFunction {
     onPullRequestEvents(wiring);
     // 4. A writer's `/undrift scan` or `/undrift preview`.
     onIssueComment(wiring);
+    // 5. A writer's ticks on a tracking issue's dashboard.
+    onIssuesEdited(wiring);
   };
 }

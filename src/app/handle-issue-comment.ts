@@ -11,13 +11,11 @@
 // `/undrift preview` on a pull request goes to handle-preview-command.ts, under the same write-access rule.
 // Comments from bots are ignored, so no app can set off scans, nor answer our replies.
 import type { ProbotOctokit } from "probot";
-import { partitionTargets } from "../config/partition-targets.ts";
-import { loadRepoConfig } from "../github/load-repo-config.ts";
 import { enqueueScan } from "../queue/enqueue-scan.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { readMarker } from "../report/markers.ts";
-import { lastValidConfig } from "../state/last-valid-config.ts";
 import type { AppDeps } from "./app-deps.ts";
+import { configuredTarget } from "./configured-target.ts";
 import { handlePreviewCommand, PREVIEW_COMMAND } from "./preview/handle-preview-command.ts";
 import { refuseCommand, writeAccess } from "./write-access.ts";
 
@@ -74,17 +72,9 @@ export async function handleIssueComment(params: {
   }
 
   // 3. The target in the config in force, on a cluster the registry allows.
-  const loaded = await loadRepoConfig({ octokit, owner, repo });
-  const config =
-    loaded.status === "valid"
-      ? loaded.config
-      : loaded.status === "invalid"
-        ? await lastValidConfig({ redis: deps.queues.connection, prefix: deps.queues.prefix }).get(fullName)
-        : undefined;
-  if (!config) return { skipped: "no valid config" };
-  const allowed = partitionTargets({ registry: deps.registry, repo: fullName, targets: config.targets }).allowed;
-  const found = allowed.find((t) => t.name === target);
-  if (!found) return { skipped: `target ${target} is not in the config, or its cluster is refused` };
+  const configured = await configuredTarget({ deps, octokit, owner, repo, target });
+  if ("skipped" in configured) return configured;
+  const found = configured.target;
   const job = await enqueueScan({
     queues: deps.queues,
     job: {

@@ -22,12 +22,16 @@ export async function ensureTargetIssue(params: {
   shownRevision: string;
   /** Markdown sections between the intro and the report: what heal did. */
   sections?: string[];
+  /** The dashboard (report/app/dashboard-body.ts), between the sections and the report, already within its budget. */
+  dashboard?: string;
   creator?: string;
 }): Promise<TrackingIssueResult> {
   const { report } = params;
   let drift: { title: string; body: string } | null = null;
   if (hasDrift(report)) {
-    const sections = (params.sections ?? []).map((section) => `${section}\n\n`).join("");
+    const sections = [...(params.sections ?? []), ...(params.dashboard ? [params.dashboard] : [])]
+      .map((section) => `${section}\n\n`)
+      .join("");
     const parts = renderMarkdown(
       { ...report, revision: params.shownRevision },
       { maxLength: Math.max(BODY_LIMIT - sections.length, 10_000) },

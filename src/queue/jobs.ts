@@ -9,7 +9,8 @@
 //                           worker serves only the clusters it names, and the
 //                           rate limit is per cluster; and `preview` jobs, one per
 //                           (pull request, cluster, head commit), under the same limit;
-//                           and `ignore` jobs: ticked fields turned into an ignoreDifferences PR
+//                           `dashboard` jobs (boxes ticked on a tracking issue) and
+//                           `ignore` jobs: ticked fields turned into an ignoreDifferences PR
 import { z } from "zod";
 import { dnsLabel } from "../config/field-schemas.ts";
 import { UndriftError } from "../model/undrift-error.ts";
@@ -120,6 +121,29 @@ export const ignoreJobSchema = z.strictObject({
 export type IgnoreJob = z.output<typeof ignoreJobSchema>;
 /** One ticked field or object of an ignore job. */
 export type IgnoreItem = IgnoreJob["items"][number];
+
+/** Job name of the boxes a writer ticked on a tracking issue's dashboard (src/worker/dashboard/). */
+export const DASHBOARD_JOB = "dashboard";
+
+const requestedBy = z.string().min(1).max(39).describe("The GitHub login of the writer who asked.");
+
+/** The boxes ticked by one writer in one edit of a tracking issue. */
+export const dashboardJobSchema = z.strictObject({
+  ...fields,
+  issue: z.number().int().positive().describe("The tracking issue the boxes are on."),
+  boxes: z
+    .array(
+      z.strictObject({
+        id: z.string().regex(/^[0-9a-f]{8,64}$/, { error: "expected a box id" }),
+        action: z.enum(["codify", "revert", "ignore", "snooze-1d", "snooze-7d", "rescan"]),
+      }),
+    )
+    .min(1)
+    .describe("The boxes newly ticked, by their hidden ids."),
+  requestedBy,
+});
+/** The payload of a `dashboard` job. */
+export type DashboardJob = z.output<typeof dashboardJobSchema>;
 
 /** A job payload that does not match its schema: a bug in the producer, never worth a retry. */
 export class InvalidJobError extends UndriftError {

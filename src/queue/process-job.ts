@@ -13,6 +13,9 @@ import { classifyError, type IsTransient } from "./classify-error.ts";
 import type { UndriftQueues } from "./create-queues.ts";
 import { enqueueScan } from "./enqueue-scan.ts";
 import {
+  DASHBOARD_JOB,
+  type DashboardJob,
+  dashboardJobSchema,
   IGNORE_JOB,
   type IgnoreJob,
   ignoreJobSchema,
@@ -54,6 +57,11 @@ export interface ScanHandlers {
     run(job: IgnoreJob, context: ScanContext): Promise<unknown>;
     report(job: IgnoreJob, error: Error): Promise<void>;
   };
+  /** The boxes ticked on a tracking issue's dashboard, judged like scans: `report` says on the issue what failed. */
+  dashboard?: {
+    run(job: DashboardJob, context: ScanContext): Promise<unknown>;
+    report(job: DashboardJob, error: Error): Promise<void>;
+  };
 }
 
 /** The processor for workers of the schedule and scan queues; `handingBack()` is true once shutdown cancels jobs. */
@@ -79,6 +87,11 @@ export function createProcessor(params: {
         const ignore = params.handlers.ignore;
         if (!ignore) throw new UnrecoverableError(`job ${job.id}: this worker runs no ignore requests`);
         return runJob({ ...params, job, token, signal: signal ?? aborts(), schema: ignoreJobSchema, ...ignore });
+      }
+      case DASHBOARD_JOB: {
+        const dashboard = params.handlers.dashboard;
+        if (!dashboard) throw new UnrecoverableError(`job ${job.id}: this worker runs no dashboard jobs`);
+        return runJob({ ...params, job, token, signal: signal ?? aborts(), schema: dashboardJobSchema, ...dashboard });
       }
       case SCHEDULED_SCAN_JOB: {
         const tick = parseJob(scheduledScanJobSchema, job.data, `job ${job.id}`);

@@ -9,8 +9,11 @@ export const bodyLimit = 65_536;
 /** Check run output title, summary and text. */
 export const checkRunTextLimit = 65_535;
 
-/** tracking: a target's tracking issue; pr: a drift pull request; preview: a part of a pull request's preview comment. */
-export type MarkerKind = "tracking" | "pr" | "preview";
+/**
+ * tracking: a target's tracking issue; pr: a drift pull request; preview: a part of a pull request's preview comment;
+ * box: one checkbox of the tracking issue's dashboard (report/app/dashboard-boxes.ts); log: where its lines go.
+ */
+export type MarkerKind = "tracking" | "pr" | "preview" | "box" | "log";
 
 // Values go inside an HTML comment and are split on spaces, so they must be plain tokens.
 const tokenPattern = /^[A-Za-z0-9._/:@-]+$/;

@@ -76,7 +76,9 @@ export async function actOnShares(params: {
         }),
       );
     } else if (!shareOf("heal") && issueReport) {
-      results.push(await warnDrift({ deps, octokit: reads, owner, repo, report: issueReport, target }));
+      results.push(
+        await warnDrift({ deps, octokit: reads, owner, repo, report: issueReport, target, renderer: scan.renderer }),
+      );
     }
   }
   const mode: ModeResult = { done: results.flatMap((r) => r.done), lines: results.flatMap((r) => r.lines) };

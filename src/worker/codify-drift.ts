@@ -61,6 +61,7 @@ export async function codifyDrift(params: {
     reviewers: params.pullRequests.reviewers,
   });
   recordPrAction(result, pr);
+  if (pr.number !== undefined) result.pullRequest = { number: pr.number, ...(pr.url ? { url: pr.url } : {}) };
   result.lines.push(`Pull request: #${pr.number ?? "?"} ${pr.url ?? ""}`.trimEnd());
   if (codify.notCodified.length > 0)
     result.lines.push(`${codify.notCodified.length} object(s) could not be codified; the pull request lists why.`);

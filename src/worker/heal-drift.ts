@@ -90,7 +90,12 @@ export async function healDrift(params: {
     ...healSections({ healed, fought, policy: watch.policy, ...(ignore ? { ignore } : {}) }),
     ...pruneSections(pruned),
   ];
-  const result = await warnDrift({ ...params, report: params.issueReport ?? report, sections });
+  const result = await warnDrift({
+    ...params,
+    report: params.issueReport ?? report,
+    sections,
+    renderer: scan.renderer,
+  });
   const { done, lines } = healModeResult({ healed, fought, pruned, ...(ignore ? { ignore } : {}) });
   return { done: [...done, ...result.done], lines: [...lines, ...result.lines] };
 }

@@ -13,6 +13,8 @@ export interface ModeResult {
     fields?: string[];
     managers?: string[];
   }>;
+  /** The pull request the mode keeps (codify, revert), whether or not this scan wrote to it. */
+  pullRequest?: { number: number; url?: string };
   /** Lines for the check run's summary: where to act, and anything the reader must know. */
   lines: string[];
 }

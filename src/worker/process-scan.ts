@@ -5,7 +5,8 @@
 //      it has not moved), the snapshot at that commit (cached on disk by SHA),
 //      its config and the target (moved to another cluster: handed over)
 //   2. the scan on the cluster's shared session, its report naming the commit
-//      and, from the cluster's records of writes, who changed each field
+//      and, from the cluster's records of writes, who changed each field, less
+//      the objects snoozed from the dashboard
 //   3. the modes' actions, each on its share of the report (act-on-shares.ts):
 //      warn, codify, revert, heal; an audit entry per action
 //   4. the check run `undrift/<target>` on the head
@@ -20,6 +21,7 @@ import { reportAudit } from "../state/report-audit.ts";
 import { actOnShares } from "./act-on-shares.ts";
 import { attributeScan } from "./attribute-scan.ts";
 import { auditModeActions } from "./audit-mode-actions.ts";
+import { withoutSnoozed } from "./dashboard/without-snoozed.ts";
 import { notifyScan } from "./notify/notify-scan.ts";
 import { scanLinks } from "./notify/scan-links.ts";
 import { postScanCheck } from "./post-scan-check.ts";
@@ -63,8 +65,10 @@ export async function processScan(params: {
 
   // 2. The scan, and who changed what: every output below reads this one report.
   const scanned = await scanOnSharedSession({ deps, resolved });
-  const report = await attributeScan({ deps, cluster, report: scanned.report, job });
-  const scan = { ...scanned, report };
+  const attributed = await attributeScan({ deps, cluster, report: scanned.report, job });
+  // Objects snoozed from the tracking issue's dashboard are left out until their time.
+  const scan = await withoutSnoozed({ deps, repo: job.repo, scan: { ...scanned, report: attributed } });
+  const { report } = scan;
   recordScan({ ...labels, report });
   await audit({ event: "scan", cluster, revision: head.sha, outcome: summaryLine(report), ...reportAudit(report) });
   signal.throwIfAborted();

@@ -46,6 +46,7 @@ export async function revertDrift(params: {
     reviewers: params.pullRequests.reviewers,
   });
   recordPrAction(result, pr);
+  if (pr.number !== undefined) result.pullRequest = { number: pr.number, ...(pr.url ? { url: pr.url } : {}) };
   result.lines.push(`Pull request: #${pr.number ?? "?"} ${pr.url ?? ""}`.trimEnd());
   result.lines.push(
     "Nothing was applied to the cluster: merging the pull request applies Git to the objects it lists.",

@@ -3,11 +3,13 @@
 // scan that failed for good, and the GitHub side's verdict on its own errors
 // (a 5xx or a rate limit is retried; a 403 or a refused snapshot is not).
 // Pull request previews ride the same queues and the same verdicts (src/app/preview/), and so do
-// ignore requests (process-ignore.ts).
+// the tracking issue dashboard's jobs (src/worker/dashboard/) and ignore requests (process-ignore.ts).
 import { isTransientGitHubError } from "../github/github-errors.ts";
 import { SessionPool } from "../live/session-pool.ts";
 import { recordScanEnd } from "../metrics/record-scan.ts";
 import type { ScanHandlers } from "../queue/process-job.ts";
+import { processDashboard } from "./dashboard/process-dashboard.ts";
+import { reportDashboardFailure } from "./dashboard/report-dashboard-failure.ts";
 import { processPreview } from "./preview/process-preview.ts";
 import { reportPreviewFailure } from "./preview/report-preview-failure.ts";
 import { processIgnore, reportIgnoreFailure } from "./process-ignore.ts";
@@ -41,6 +43,10 @@ export function scanHandlers(workerDeps: WorkerDeps): ScanHandlers {
     ignore: {
       run: (job, context) => processIgnore({ deps, job, context }),
       report: (job, error) => reportIgnoreFailure({ deps, job, error }),
+    },
+    dashboard: {
+      run: (job, context) => processDashboard({ deps, job, context }),
+      report: (job, error) => reportDashboardFailure({ deps, job, error }),
     },
   };
 }

@@ -1,13 +1,16 @@
 // The warn side of a scan (and heal's report, see heal-drift.ts): the target's
 // tracking issue, naming the revision its drift was first seen at, so a push
-// that leaves the drift as it was leaves the issue alone too.
+// that leaves the drift as it was leaves the issue alone too. The issue is
+// also the target's dashboard: boxes to act on each object (dashboard/).
 import type { TargetConfig } from "../config/schema.ts";
+import type { Renderer } from "../desired/render-target.ts";
 import { botLogin } from "../github/bot-login.ts";
 import { ensureTargetIssue } from "../github/ensure-target-issue.ts";
 import type { GitHubClient } from "../github/github-client.ts";
 import { targetKey } from "../model/target-key.ts";
 import type { DriftReport } from "../model/types.ts";
 import { hasDrift } from "../report/summary-line.ts";
+import { issueDashboard } from "./dashboard/issue-dashboard.ts";
 import { firstSeenRevision } from "./first-seen-revision.ts";
 import type { ModeResult } from "./mode-result.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
@@ -28,6 +31,8 @@ export async function warnDrift(params: {
   target: TargetConfig;
   /** Markdown sections to put above the report (what heal did). */
   sections?: string[];
+  /** The renderer the target used: helm output gets no codify boxes. */
+  renderer: Renderer;
 }): Promise<ModeResult> {
   const { deps, report, target } = params;
   const { queues } = deps;
@@ -55,6 +60,7 @@ export async function warnDrift(params: {
     mode: target.mode,
     shownRevision,
     ...(params.sections?.length ? { sections: params.sections } : {}),
+    ...(drifting ? { dashboard: await issueDashboard({ ...params, deps }) } : {}),
     creator: await botLogin(deps.probot),
   });
   if (issue.action !== "unchanged") {

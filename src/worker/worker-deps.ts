@@ -17,6 +17,8 @@ export interface WorkerDeps {
   log: QueueLog;
   /** When heal stops healing a field a program keeps changing back: K heals (default 3) within a window (default 1h). */
   healFights?: Partial<FightPolicy>;
+  /** The clock snoozes are judged by (epoch ms); tests move it. Default Date.now. */
+  now?: () => number;
   /** Cluster sessions shared by the scans of one cluster that run at the same time; scanHandlers makes one. */
   sessions?: SessionPool;
 }

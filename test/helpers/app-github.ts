@@ -85,7 +85,8 @@ export interface FakeRepo {
   expectBranch(times?: number): void;
   expectTarball(commit?: RepoCommit): void;
   expectCheckRuns(counts: { list?: number; create?: number; update?: number }): void;
-  expectIssues(counts: { list?: number; create?: number; update?: number; comment?: number }): void;
+  /** `get` reads one issue (GET /issues/{n}), as the dashboard does before it unticks boxes. */
+  expectIssues(counts: { list?: number; get?: number; create?: number; update?: number; comment?: number }): void;
   expectPulls(counts: PullCounts): void;
 }
 
@@ -318,6 +319,17 @@ export function fakeRepo(params: {
         });
       }
       const issuePath = (req: LoggedRequest) => Number(req.path.split("/")[5]);
+      if (counts.get) {
+        github.expect({
+          method: "GET",
+          path: `${base}/issues/${state.issues.at(-1)?.number ?? issueNumber(state)}`,
+          times: counts.get,
+          reply: (req) => {
+            const issue = state.issues.find((i) => i.number === issuePath(req));
+            return issue ? { body: issue } : notFound;
+          },
+        });
+      }
       if (counts.update) {
         github.expect({
           method: "PATCH",

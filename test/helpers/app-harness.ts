@@ -50,8 +50,11 @@ export interface AppHarness {
     payload: object,
     options?: { id?: string; signature?: string | null },
   ): Promise<{ status: number; body: string }>;
-  /** The app's scan workers in this process; `timing` shortens locks and stalled checks for recovery tests. */
-  startWorkers(clusters: string[], options?: { timing?: WorkerTiming }): ScanWorkers;
+  /**
+   * The app's scan workers in this process; `timing` shortens locks and stalled checks for recovery tests,
+   * `now` is the workers' clock (snoozes).
+   */
+  startWorkers(clusters: string[], options?: { timing?: WorkerTiming; now?: () => number }): ScanWorkers;
   /** Waits until `count` scan jobs of `cluster` have completed or failed, and returns them. */
   settled(cluster: string, count: number): Promise<Job[]>;
   close(): Promise<void>;
@@ -133,7 +136,14 @@ export async function openAppHarness(params: {
         connection: redis.workerConnection,
         ...(options.timing ? { timing: options.timing } : {}),
         log: redis.log,
-        handlers: scanHandlers({ probot, queues: redis.queues, registry, snapshotDir, log: redis.log }),
+        handlers: scanHandlers({
+          probot,
+          queues: redis.queues,
+          registry,
+          snapshotDir,
+          log: redis.log,
+          ...(options.now ? { now: options.now } : {}),
+        }),
       });
       workers.push(started);
       if (registry.channels) {

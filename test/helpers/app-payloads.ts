@@ -129,3 +129,21 @@ export function issueCommentPayload(
   Object.assign(payload.sender as Record<string, unknown>, { login: comment.author, type: "User" });
   return payload;
 }
+
+/** `issues` edited on issue `number` of the fake repository: the body `before` the edit (changes.body.from) and after it. */
+export function issuesEditedPayload(
+  r: PayloadRepo,
+  edit: { number: number; before: string; after: string; sender: string },
+) {
+  const payload = example("issues", (e) => e.action === "edited");
+  payload.installation = { id: r.installationId, node_id: "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==" };
+  const repo = payload.repository as Record<string, unknown>;
+  Object.assign(repo, { name: r.repo, full_name: `${r.owner}/${r.repo}`, default_branch: "main" });
+  Object.assign(repo.owner as Record<string, unknown>, { login: r.owner });
+  const issue = payload.issue as Record<string, unknown>;
+  Object.assign(issue, { number: edit.number, body: edit.after });
+  delete issue.pull_request;
+  payload.changes = { body: { from: edit.before } };
+  Object.assign(payload.sender as Record<string, unknown>, { login: edit.sender, type: "User" });
+  return payload;
+}

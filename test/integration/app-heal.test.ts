@@ -84,6 +84,9 @@ describe("a heal-mode target", () => {
         `- \`apps/v1 Deployment ${s.namespace}/web\` \\(configured\\): \`/spec/replicas\` \\(changed by \`kubectl[^\`]*\`\\)`,
       ),
     );
+    // Heal's report is the target's dashboard too: boxes for what it reports, and a rescan.
+    expect(issue?.body).toContain("## Act on this drift");
+    expect(issue?.body).toMatch(/- \[ \] \*\*rescan now\*\* <!-- undrift:box action=rescan id=[0-9a-f]+ -->/);
     const summary = gh.state.checkRuns[0]?.output.summary ?? "";
     expect(summary).not.toContain("not active");
     expect(summary).toContain(`Healed: Git was applied to 1 object(s): apps/v1 Deployment ${s.namespace}/web.`);

@@ -24,6 +24,8 @@ export function codifyPrBody(params: { report: DriftReport; codify: CodifyResult
         "**Not codified** (left for a person):",
         "",
         ...codify.notCodified.map((n) => `- \`${objectLabel(n)}\`: ${n.reason}`),
+        "",
+        "Each of them can be reverted or ignored from the boxes of the target's tracking issue, when it has one.",
       ].join("\n"),
     );
   }

@@ -126,6 +126,13 @@ export async function codifyScan(params: CodifyScanParams): Promise<CodifyResult
   }
 }
 
+/** Why codify never handles this object (a Secret, helm output), or undefined when it may; the dashboard asks too. */
+export function notCodifiable(object: { apiVersion: string; kind: string }, renderer: Renderer): string | undefined {
+  if (isSecret(object)) return "Secret values stay out of Git";
+  if (renderer === "helm") return "helm output is diffed and reverted, not codified";
+  return undefined;
+}
+
 /** The drifted, missing and orphaned objects to plan, and the refusals no plan could change (Secrets, helm output). */
 function triage(pairings: Pairing[], renderer: CodifyScanParams["renderer"]) {
   const outcomes = new Map<Pairing, ObjectPlan | Refusal>();
@@ -133,9 +140,8 @@ function triage(pairings: Pairing[], renderer: CodifyScanParams["renderer"]) {
   for (const pairing of pairings) {
     const status = statusOf(pairing);
     if (!status) continue;
-    const object = (pairing.desired?.object ?? pairing.live)!;
-    if (isSecret(object)) outcomes.set(pairing, { reason: "Secret values stay out of Git" });
-    else if (renderer === "helm") outcomes.set(pairing, { reason: "helm output is diffed and reverted, not codified" });
+    const reason = notCodifiable((pairing.desired?.object ?? pairing.live)!, renderer);
+    if (reason) outcomes.set(pairing, { reason });
     else todo.push({ pairing, status });
   }
   return { outcomes, todo };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { targetKey } from "../../../src/model/target-key.ts";
 import {
+  dashboardJobSchema,
   IGNORE_JOB,
   InvalidJobError,
   ignoreJobSchema,
@@ -94,5 +95,18 @@ describe("the ignore job", () => {
     [{ ...ignore, requestedBy: "" }, /requestedBy/],
   ])("refuses %j", (data, message) => {
     expect(() => parseJob(ignoreJobSchema, data, "ignore")).toThrow(message);
+  });
+});
+
+describe("the dashboard job", () => {
+  const base = { installationId: 42, repo: "acme/gitops", target: "infra", cluster: "prod-eu", requestedBy: "bob" };
+
+  it("names the ticked boxes by id and action only", () => {
+    const dashboard = { ...base, issue: 3, boxes: [{ id: "3f2a9c01d4e5b6a7", action: "codify" }] };
+    expect(parseJob(dashboardJobSchema, dashboard, "dashboard")).toEqual(dashboard);
+    expect(() => parseJob(dashboardJobSchema, { ...dashboard, boxes: [] }, "dashboard")).toThrow(InvalidJobError);
+    expect(() =>
+      parseJob(dashboardJobSchema, { ...dashboard, boxes: [{ id: "3f2a9c01", action: "delete" }] }, "dashboard"),
+    ).toThrow(InvalidJobError);
   });
 });

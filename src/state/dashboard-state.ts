@@ -1,0 +1,68 @@
+// What the tracking issue's dashboard keeps in Redis, per (repository, target),
+// under the queues' prefix:
+//   <prefix>:dashboard:<repo>#<target>:snoozes   hash: object key -> {ref, until, by}
+//   <prefix>:dashboard:<repo>#<target>:log       list: the recent "who asked for what" lines, newest first
+// A snooze holds until its time has passed (read with the caller's clock, so
+// tests can move it), then it is dropped on the next read.
+import type { Redis } from "ioredis";
+import { keyString, refKey } from "../model/object-key.ts";
+import type { ObjectRef } from "../model/object-label.ts";
+import { targetKey } from "../model/target-key.ts";
+
+/** One snoozed object: until when (epoch ms) and who asked. */
+export interface Snooze {
+  ref: ObjectRef;
+  until: number;
+  by: string;
+}
+
+export interface DashboardState {
+  snooze(snooze: Snooze): Promise<void>;
+  /** The snoozes still in force at `now`; the ones past are removed. */
+  snoozes(now: number): Promise<Snooze[]>;
+  addLog(line: string): Promise<void>;
+  /** The latest lines, newest first. */
+  log(): Promise<string[]>;
+}
+
+// The issue shows the latest lines only; older ones are in the audit stream.
+const LOG_LINES = 15;
+// A snooze is at most a week: the hash outlives it by a day, so a target gone from the config leaves nothing for long.
+const KEEP_MS = 8 * 24 * 3600_000;
+
+export function dashboardState(params: { redis: Redis; prefix: string; repo: string; target: string }): DashboardState {
+  const { redis } = params;
+  const stem = `${params.prefix}:dashboard:${targetKey(params.repo, params.target)}`;
+  const snoozeKey = `${stem}:snoozes`;
+  const logKey = `${stem}:log`;
+  return {
+    async snooze(snooze) {
+      await redis
+        .multi()
+        .hset(snoozeKey, keyString(refKey(snooze.ref)), JSON.stringify(snooze))
+        .pexpire(snoozeKey, KEEP_MS)
+        .exec();
+    },
+    async snoozes(now) {
+      const all = await redis.hgetall(snoozeKey);
+      const active: Snooze[] = [];
+      const past: string[] = [];
+      for (const [key, value] of Object.entries(all)) {
+        const snooze = JSON.parse(value) as Snooze;
+        if (snooze.until > now) active.push(snooze);
+        else past.push(key);
+      }
+      if (past.length > 0) await redis.hdel(snoozeKey, ...past);
+      return active.sort((a, b) => a.until - b.until);
+    },
+    async addLog(line) {
+      await redis
+        .multi()
+        .lpush(logKey, line)
+        .ltrim(logKey, 0, LOG_LINES - 1)
+        .pexpire(logKey, KEEP_MS * 4)
+        .exec();
+    },
+    log: () => redis.lrange(logKey, 0, LOG_LINES - 1),
+  };
+}

@@ -1,0 +1,136 @@
+// The dashboard's actions, each on just the items ticked for it, and the line
+// each writes ("@bob asked to codify `…` → #3 <url>"); every action is audited
+// with the writer as its actor.
+
+import { objectLabel } from "../../model/object-label.ts";
+import { keptLive } from "../../plan/revert/kept-live.ts";
+import { selectDrift } from "../../plan/selected-drift.ts";
+import { enqueueIgnore } from "../../queue/enqueue-dashboard.ts";
+import type { DashboardJob } from "../../queue/jobs.ts";
+import type { DashboardItem } from "../../report/app/dashboard-body.ts";
+import type { DashboardAction } from "../../report/app/dashboard-boxes.ts";
+import { codeSpan } from "../../report/markdown-escape.ts";
+import type { ScanResult } from "../../stages/scan/scan-target.ts";
+import type { DashboardState } from "../../state/dashboard-state.ts";
+import { recordAudit } from "../../state/record-audit.ts";
+import { codifyDrift } from "../codify-drift.ts";
+import type { ModeResult } from "../mode-result.ts";
+import type { ResolvedScanTarget } from "../resolve-scan-target.ts";
+import { revertDrift } from "../revert-drift.ts";
+import type { WorkerDeps } from "../worker-deps.ts";
+import { utcMinute } from "./issue-dashboard.ts";
+
+const DAY_MS = 24 * 3600_000;
+// The order lines appear in, whatever order the boxes were ticked in.
+const ORDER: readonly DashboardAction[] = ["codify", "revert", "ignore", "snooze-1d", "snooze-7d", "rescan"];
+
+/** Does what `asked` asks; returns one line per action, and whether a scan should follow (rescan, snooze). */
+export async function actOnBoxes(params: {
+  deps: WorkerDeps;
+  job: DashboardJob;
+  resolved: ResolvedScanTarget;
+  scan: ScanResult;
+  asked: DashboardItem[];
+  state: DashboardState;
+}): Promise<{ lines: string[]; rescan: boolean }> {
+  const { deps, job, resolved, scan, state } = params;
+  const { reads, owner, repo, head, repoDir, config, target } = resolved;
+  const who = `@${job.requestedBy}`;
+  const base = { branch: head.branch, sha: head.sha, treeSha: head.treeSha };
+  const lines: string[] = [];
+  let rescan = false;
+  const audit = (event: string, outcome: string, items: DashboardItem[], url?: string) =>
+    recordAudit({
+      queues: deps.queues,
+      log: deps.log,
+      entry: {
+        event,
+        repo: job.repo,
+        target: job.target,
+        cluster: job.cluster,
+        revision: head.sha,
+        actor: job.requestedBy,
+        objects: [...new Set(items.flatMap((i) => (i.ref ? [auditName(i)] : [])))],
+        fields: items.flatMap((i) => (i.ref && i.path ? [`${auditName(i)}:${i.path}`] : [])),
+        outcome,
+        ...(url ? { url } : {}),
+      },
+    });
+
+  for (const action of ORDER) {
+    const items = params.asked.filter((i) => i.action === action);
+    if (items.length === 0) continue;
+    const what = describe(items);
+    if (action === "codify" || action === "revert") {
+      const selected = selectDrift(
+        scan,
+        items.flatMap((i) => (i.ref ? [{ ref: i.ref, ...(i.path ? { path: i.path } : {}) }] : [])),
+      );
+      const pullRequests = config.pullRequests;
+      const result: ModeResult =
+        action === "codify"
+          ? await codifyDrift({
+              octokit: reads,
+              owner,
+              repo,
+              scan: selected,
+              repoDir,
+              cluster: target.cluster,
+              base,
+              pullRequests,
+            })
+          : await revertDrift({
+              octokit: reads,
+              owner,
+              repo,
+              report: selected.report,
+              kept: keptLive(selected),
+              cluster: target.cluster,
+              base,
+              pullRequests,
+            });
+      const pr = result.pullRequest;
+      const outcome = pr
+        ? `→ #${pr.number}${pr.url ? ` ${pr.url}` : ""}`
+        : `: no pull request (${result.lines[0] ?? "nothing to do"})`;
+      lines.push(`${who} asked to ${action} ${what} ${outcome}`);
+      await audit(`dashboard-${action}`, pr ? `#${pr.number}` : "no pull request", items, pr?.url);
+    } else if (action === "ignore") {
+      const id = await enqueueIgnore({
+        queues: deps.queues,
+        job: {
+          installationId: job.installationId,
+          repo: job.repo,
+          target: job.target,
+          cluster: job.cluster,
+          items: items.flatMap((i) => (i.ref ? [{ ...i.ref, ...(i.path ? { path: i.path } : {}) }] : [])),
+          requestedBy: job.requestedBy,
+        },
+      });
+      lines.push(`${who} asked to ignore ${what} → the ignore pull request is being prepared`);
+      await audit("dashboard-ignore", `ignore job ${id} queued`, items);
+    } else if (action === "snooze-1d" || action === "snooze-7d") {
+      const until = (deps.now ?? Date.now)() + (action === "snooze-1d" ? 1 : 7) * DAY_MS;
+      for (const item of items) if (item.ref) await state.snooze({ ref: item.ref, until, by: job.requestedBy });
+      lines.push(`${who} snoozed ${what} until ${utcMinute(until)}`);
+      await audit("dashboard-snooze", `snoozed until ${new Date(until).toISOString()}`, items);
+      rescan = true;
+    } else {
+      lines.push(`${who} asked for a rescan → scan queued`);
+      await audit("dashboard-rescan", "scan queued", items);
+      rescan = true;
+    }
+  }
+  return { lines, rescan };
+}
+
+/** `` `apps/v1 Deployment shop/web` `/spec/replicas` ``, a few of them, then how many more. */
+function describe(items: DashboardItem[]): string {
+  const named = items.map((i) => `${codeSpan(objectLabel(i.ref!))}${i.path ? ` ${codeSpan(i.path)}` : ""}`);
+  return named.length > 5 ? `${named.slice(0, 5).join(", ")} and ${named.length - 5} more` : named.join(", ");
+}
+
+function auditName(item: DashboardItem): string {
+  const ref = item.ref!;
+  return [ref.kind, ref.namespace, ref.name].filter(Boolean).join("/");
+}
