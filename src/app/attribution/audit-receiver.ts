@@ -68,9 +68,8 @@ export function auditRoutes(params: {
     const path = (req.url ?? "").split("?")[0] ?? "";
     if (!path.startsWith("/attribution/audit")) return false;
     const match = PATH.exec(path);
-    // Read, then taken off the request: Probot's request log prints the headers of every request.
+    // Probot's request log shows it redacted (cli/probot-log.ts withoutAuthorization).
     const authorization = req.headers.authorization ?? "";
-    delete req.headers.authorization;
     if (req.method !== "POST" || !match) {
       req.resume();
       answer(res, 404, "not found");
