@@ -1,8 +1,10 @@
 // The test cluster's audit log, sent the way a self-managed cluster sends it to
 // undrift (README "Connecting a self-managed cluster"): kube-apiserver's
-// webhook backend in batch mode, posting to a fixed loopback port chosen at
-// cluster:up, where a test's web process listens as the registry's cluster
-// `test`, with a token of its own. Batch mode buffers and retries apart from
+// webhook backend in batch mode, posting over https (client-go sends a bearer
+// token over TLS only) to a fixed loopback port chosen at cluster:up, where a
+// test's web process serves its HTTPS port (UNDRIFT_RECORDER_PORT, with the
+// cluster's component certificate) as the registry's cluster `test`, with a
+// token of its own. Batch mode buffers and retries apart from
 // requests, so while nothing listens there (most of the time) the cluster
 // works as before. The policy keeps reads, events, leases and the kubelets'
 // status churn out; Secrets and ConfigMaps outside the system namespaces are
@@ -17,8 +19,12 @@ import { stringify } from "yaml";
 export const AUDIT_CLUSTER = "test";
 
 export interface AuditWebhook {
-  /** The loopback port kube-apiserver posts to (http://127.0.0.1:<port>/attribution/audit/test). */
+  /** The loopback port kube-apiserver posts to (https://127.0.0.1:<port>/attribution/audit/test). */
   port: number;
+  /** The serving certificate and key for 127.0.0.1 the receiver uses, and the CA the apiserver checks it with. */
+  certFile: string;
+  keyFile: string;
+  caCert: string;
   /** The bearer token it presents, in a file (the registry's `audit.token: {file}`). */
   tokenFile: string;
   cluster: string;
@@ -51,7 +57,11 @@ export const auditPolicy = {
 };
 
 /** Writes the policy, the webhook's kubeconfig and its token under `dir`; returns kube-apiserver's flags. */
-export function auditFiles(dir: string, port: number): { webhook: AuditWebhook; args: string[] } {
+export function auditFiles(
+  dir: string,
+  port: number,
+  serving: { certFile: string; keyFile: string; caCert: string },
+): { webhook: AuditWebhook; args: string[] } {
   const tokenFile = join(dir, "audit-webhook.token");
   const token = randomBytes(32).toString("hex");
   writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
@@ -61,14 +71,22 @@ export function auditFiles(dir: string, port: number): { webhook: AuditWebhook; 
   const config = {
     apiVersion: "v1",
     kind: "Config",
-    clusters: [{ name: "undrift", cluster: { server: `http://127.0.0.1:${port}/attribution/audit/${AUDIT_CLUSTER}` } }],
+    clusters: [
+      {
+        name: "undrift",
+        cluster: {
+          server: `https://127.0.0.1:${port}/attribution/audit/${AUDIT_CLUSTER}`,
+          "certificate-authority": serving.caCert,
+        },
+      },
+    ],
     users: [{ name: "kube-apiserver", user: { token } }],
     contexts: [{ name: "undrift", context: { cluster: "undrift", user: "kube-apiserver" } }],
     "current-context": "undrift",
   };
   writeFileSync(configFile, stringify(config), { mode: 0o600 });
   return {
-    webhook: { port, tokenFile, cluster: AUDIT_CLUSTER },
+    webhook: { port, tokenFile, cluster: AUDIT_CLUSTER, ...serving },
     args: [
       `--audit-policy-file=${policyFile}`,
       `--audit-webhook-config-file=${configFile}`,

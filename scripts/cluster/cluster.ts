@@ -89,7 +89,11 @@ async function startCluster(bins: ReturnType<typeof ensureBinaries>): Promise<Up
     await freePort(),
     await freePort(),
   ];
-  const audit = auditFiles(pkiDir, auditPort);
+  const audit = auditFiles(pkiDir, auditPort, {
+    certFile: pki.componentCert,
+    keyFile: pki.componentKey,
+    caCert: pki.caCert,
+  });
   const etcdUrl = `http://127.0.0.1:${etcdClient}`;
   const peerUrl = `http://127.0.0.1:${etcdPeer}`;
   const log = (name: string) => join(stateDir, `${name}.log`);

@@ -94,16 +94,19 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
       ];
       options.addHandler(probeRoutes({ checks }));
       options.addHandler(statusRoutes({ env: statusEnv, redis: producer, prefix: queues.prefix, log: app.log }));
-      if (registry && auditTokens.size > 0) {
-        // The audit webhook backend: self-managed clusters' apiservers post who wrote what (issue 16).
-        options.addHandler(
-          auditRoutes({
-            tokens: auditTokens,
-            records: writeRecords({ redis: producer, prefix: queues.prefix }),
-            kinds: clusterKinds(registry, app.log),
-            log: app.log,
-          }),
-        );
+      const audit =
+        registry && auditTokens.size > 0
+          ? auditRoutes({
+              tokens: auditTokens,
+              records: writeRecords({ redis: producer, prefix: queues.prefix }),
+              kinds: clusterKinds(registry, app.log),
+              log: app.log,
+            })
+          : undefined;
+      if (audit) {
+        // The audit webhook backend: self-managed clusters' apiservers post who wrote what (issue 16), here behind
+        // a TLS-terminating proxy, or on the recorder's HTTPS port below.
+        options.addHandler(audit);
         app.log.info(`audit receiver on /attribution/audit/<cluster> for ${[...auditTokens.keys()].join(", ")}`);
       }
       if (recorderEnv) {
@@ -112,6 +115,7 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
           ...recorderEnv,
           records: writeRecords({ redis: producer, prefix: queues.prefix }),
           log: app.log,
+          ...(audit ? { audit } : {}),
         });
         app.log.info(
           `admission recorder on https://${recorderEnv.host}:${recorder.port}/attribution/admission/<cluster>`,

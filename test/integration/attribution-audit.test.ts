@@ -1,7 +1,7 @@
 // The audit webhook backend against the real API server: the test cluster's
 // kube-apiserver posts its audit events (scripts/cluster/audit.ts) to
-// `undrift web` listening on the cluster's audit port, with the registry's
-// token for cluster `test`. alice (group sre) and bob (group dev) change
+// `undrift web` serving its HTTPS port (UNDRIFT_RECORDER_PORT) on the
+// cluster's audit port, with the registry's token for cluster `test`. alice (group sre) and bob (group dev) change
 // tracked objects with kubectl (patch, edit, delete), and `undrift scan` with
 // the same Redis names each for their field and bob for the deletion, with
 // no admission recorder installed. A canary Secret written meanwhile (sent at
@@ -13,10 +13,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/cluster/processes.ts";
 import { writeRecords } from "../../src/state/write-records.ts";
 import { appPrivateKey } from "../helpers/app-process-setup.ts";
 import { auditWebhook, kubeconfigPath } from "../helpers/cluster.ts";
@@ -42,6 +44,7 @@ let redis: Redis;
 let relay: GitHubRelay;
 let web: ChildProcess | undefined;
 let webOutput = "";
+let webPort = 0;
 const people: Record<string, string> = {};
 const as = (user: string, args: string[], env: NodeJS.ProcessEnv = {}) => kubectlAs(people[user]!, args, env);
 
@@ -54,6 +57,7 @@ async function startWeb(): Promise<void> {
   // The resync at boot lists the installations: none.
   github.expect({ method: "GET", path: "/app/installations", reply: { body: [] } });
   webOutput = "";
+  webPort = await freePort();
   web = spawn(process.execPath, [cli, "web"], {
     cwd: work,
     env: {
@@ -69,7 +73,13 @@ async function startWeb(): Promise<void> {
       NO_SMEE_SETUP: "true",
       LOG_FORMAT: "json",
       HOST: "127.0.0.1",
-      PORT: String(webhook.port),
+      PORT: String(webPort),
+      // The apiserver sends its token over https only: it posts to the recorder's HTTPS port, which serves both.
+      UNDRIFT_RECORDER_PORT: String(webhook.port),
+      UNDRIFT_RECORDER_HOST: "127.0.0.1",
+      UNDRIFT_RECORDER_CERT_FILE: webhook.certFile,
+      UNDRIFT_RECORDER_KEY_FILE: webhook.keyFile,
+      UNDRIFT_RECORDER_SECRET: "audit-test-recorder-secret-0123456789",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -78,7 +88,11 @@ async function startWeb(): Promise<void> {
   };
   web.stdout?.on("data", append);
   web.stderr?.on("data", append);
-  await waitFor("the audit receiver's line", async () => webOutput.includes("audit receiver on /attribution/audit/"));
+  await waitFor(
+    "the audit receiver's and the HTTPS port's lines",
+    () => webOutput.includes("audit receiver on /attribution/audit/") && webOutput.includes("admission recorder on"),
+    30_000,
+  );
 }
 
 async function stopWeb(): Promise<void> {
@@ -89,15 +103,36 @@ async function stopWeb(): Promise<void> {
   web = undefined;
 }
 
-/** POSTs `body` (text) to the receiver; status and answer. */
-async function post(path: string, body: string, token?: string): Promise<{ status: number; text: string }> {
-  const response = await fetch(`http://127.0.0.1:${auditWebhook().port}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body,
+const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+
+/** POSTs `body` (text) to the receiver on the audit port, over https as the apiserver does; status and answer. */
+function post(path: string, body: string, token?: string): Promise<{ status: number; text: string }> {
+  const webhook = auditWebhook();
+  return new Promise((done, fail) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: webhook.port,
+        path,
+        method: "POST",
+        ca: readFileSync(webhook.caCert),
+        agent,
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        res.on("end", () => done({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", fail);
+    req.end(body);
   });
-  return { status: response.status, text: await response.text() };
 }
+
+const healthz = async () => (await fetch(`http://127.0.0.1:${webPort}/healthz`)).status;
 
 const testToken = () => readFileSync(auditWebhook().tokenFile, "utf8").trim();
 const records = () => writeRecords({ redis, prefix: PREFIX });
@@ -149,6 +184,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopWeb();
+  agent.destroy();
   redis?.disconnect();
   await redisServer?.stop();
   await relay?.close();
@@ -267,8 +303,7 @@ describe("the audit webhook backend", () => {
     // The other cluster's own token is good for its own path.
     expect(await post("/attribution/audit/other", forged, OTHER_TOKEN)).toEqual({ status: 200, text: "kept 1 of 1\n" });
 
-    const health = await fetch(`http://127.0.0.1:${auditWebhook().port}/healthz`);
-    expect(health.status).toBe(200);
+    expect(await healthz()).toBe(200);
     expect((await records().forObject("test", key("settings"))).map((r) => r.username)).not.toContain("mallory");
     const lines = webOutput.split("\n").filter((line) => line.includes("audit receiver: refused"));
     expect(lines.some((line) => line.includes("refused a post for cluster test (401, no token)"))).toBe(true);
@@ -330,7 +365,7 @@ describe("the audit webhook backend", () => {
     expect(other).toEqual([]);
     expect(kept).toBeGreaterThan(0);
     expect(web!.exitCode).toBeNull();
-    expect((await fetch(`http://127.0.0.1:${auditWebhook().port}/healthz`)).status).toBe(200);
+    expect(await healthz()).toBe(200);
     expect(peakRss).toBeLessThan(512 << 20);
     // Each object kept to its bound, whatever came.
     const flooded = await records().forObject("test", {
@@ -343,7 +378,7 @@ describe("the audit webhook backend", () => {
     expect(flooded.length).toBeLessThanOrEqual(50);
     let bytes = 0;
     let count = 0;
-    for (const k of (await dumpRedis(redis, `${PREFIX}:write-records:test:ConfigMap/flood`)).keys.slice(0, 200)) {
+    for (const k of (await redis.keys(`${PREFIX}:write-records:test:/ConfigMap/flood/*`)).slice(0, 200)) {
       bytes += Number(await redis.call("MEMORY", "USAGE", k));
       count += await redis.zcard(k);
     }
