@@ -33,6 +33,8 @@ export async function startRecorder(params: {
   records: WriteRecords;
   /** UNDRIFT_RECORDER_SECRET: a review is kept only when its path carries its cluster's token (recorder-token.ts). */
   secret: string;
+  /** Asks clients for a certificate and verifies it against this CA (the audit receiver's clientCertificate). */
+  clientCaFile?: string;
   log: QueueLog;
   /**
    * The audit receiver (audit-receiver.ts), served here too: kube-apiserver sends its webhook's bearer token over
@@ -71,7 +73,14 @@ export async function startRecorder(params: {
     refusedCount = 0;
   };
   const server: Server = createServer(
-    { cert: readFileSync(params.certFile), key: readFileSync(params.keyFile) },
+    {
+      cert: readFileSync(params.certFile),
+      key: readFileSync(params.keyFile),
+      // Asked, never required: the admission webhooks present none, and the audit receiver decides per cluster.
+      ...(params.clientCaFile
+        ? { ca: readFileSync(params.clientCaFile), requestCert: true, rejectUnauthorized: false }
+        : {}),
+    },
     (req, res) => {
       if (params.audit && (req.url ?? "").startsWith("/attribution/audit")) {
         params.audit(req, res).catch((error: unknown) => {

@@ -18,7 +18,7 @@ import { auditKinds } from "../app/attribution/audit-kinds.ts";
 import { auditRoutes } from "../app/attribution/audit-receiver.ts";
 import { resyncAtBoot } from "../app/resync-at-boot.ts";
 import { statusRoutes } from "../app/status/status-routes.ts";
-import { readAuditTokens } from "../config/audit-tokens.ts";
+import { auditClientNames, readAuditTokens } from "../config/audit-tokens.ts";
 import { type ClusterRegistry, loadClusterRegistry } from "../config/cluster-registry.ts";
 import { parseRecorderEnv } from "../config/recorder-env.ts";
 import { printableRedisUrl } from "../config/redis-url.ts";
@@ -60,6 +60,11 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
       const recorderEnv = parseRecorderEnv(process.env);
       const registry = env.clustersFile ? await loadClusterRegistry(env.clustersFile) : undefined;
       const auditTokens = registry ? await readAuditTokens(registry) : new Map<string, string>();
+      const clientNames = registry ? auditClientNames(registry) : new Map<string, string>();
+      if (clientNames.size > 0 && !recorderEnv?.clientCaFile)
+        throw new ServerEnvError(
+          `UNDRIFT_RECORDER_CLIENT_CA_FILE: required (with UNDRIFT_RECORDER_PORT) when a cluster's audit names a clientCertificate (${[...clientNames.keys()].join(", ")})`,
+        );
       if (!registry && params.workers)
         throw new ServerEnvError(
           "UNDRIFT_CLUSTERS: required: the path of the cluster registry (YAML) workers scan with",
@@ -95,9 +100,10 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
       options.addHandler(probeRoutes({ checks }));
       options.addHandler(statusRoutes({ env: statusEnv, redis: producer, prefix: queues.prefix, log: app.log }));
       const audit =
-        registry && auditTokens.size > 0
+        registry && auditTokens.size + clientNames.size > 0
           ? auditRoutes({
               tokens: auditTokens,
+              clientNames,
               records: writeRecords({ redis: producer, prefix: queues.prefix }),
               kinds: clusterKinds(registry, app.log),
               log: app.log,
@@ -107,7 +113,8 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
         // The audit webhook backend: self-managed clusters' apiservers post who wrote what (issue 16), here behind
         // a TLS-terminating proxy, or on the recorder's HTTPS port below.
         options.addHandler(audit);
-        app.log.info(`audit receiver on /attribution/audit/<cluster> for ${[...auditTokens.keys()].join(", ")}`);
+        const clusters = [...new Set([...auditTokens.keys(), ...clientNames.keys()])];
+        app.log.info(`audit receiver on /attribution/audit/<cluster> for ${clusters.join(", ")}`);
       }
       if (recorderEnv) {
         // The admission recorder: who wrote what, kept under the queue prefix where scans read it (issue 16).

@@ -26,7 +26,7 @@ export async function readAuditTokens(
   const tokens = new Map<string, string>();
   const owners = new Map<string, string>();
   for (const [cluster, entry] of Object.entries(registry.clusters)) {
-    if (!entry.audit) continue;
+    if (!entry.audit?.token) continue;
     const what = `cluster "${cluster}" audit.token`;
     let token: string;
     try {
@@ -43,4 +43,22 @@ export async function readAuditTokens(
     tokens.set(cluster, token);
   }
   return tokens;
+}
+
+/** Each cluster with `audit.clientCertificate` to the CN its apiserver's certificate carries; one cluster per CN. */
+export function auditClientNames(registry: ClusterRegistry): Map<string, string> {
+  const names = new Map<string, string>();
+  const owners = new Map<string, string>();
+  for (const [cluster, entry] of Object.entries(registry.clusters)) {
+    const name = entry.audit?.clientCertificate?.commonName;
+    if (name === undefined) continue;
+    const other = owners.get(name);
+    if (other !== undefined)
+      throw new AuditTokenError(
+        `cluster "${cluster}" audit.clientCertificate.commonName: the same as cluster "${other}"'s; each cluster needs its own`,
+      );
+    owners.set(name, cluster);
+    names.set(cluster, name);
+  }
+  return names;
 }

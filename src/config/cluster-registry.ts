@@ -27,9 +27,23 @@ const auditTokenSource = z.union(
 
 const auditSchema = z
   .strictObject({
-    token: auditTokenSource.describe(
-      "The bearer token the cluster's kube-apiserver presents (its --audit-webhook-config-file's user token), at least 32 characters.",
-    ),
+    token: auditTokenSource
+      .optional()
+      .describe(
+        "The bearer token the cluster's kube-apiserver presents (its --audit-webhook-config-file's user token), at least 32 characters.",
+      ),
+    clientCertificate: z
+      .strictObject({
+        commonName: z
+          .string()
+          .min(1)
+          .describe("The CN of the client certificate it presents, signed by UNDRIFT_RECORDER_CLIENT_CA_FILE."),
+      })
+      .optional()
+      .describe("Or a client certificate, checked on the recorder's HTTPS port (UNDRIFT_RECORDER_PORT)."),
+  })
+  .refine((audit) => audit.token !== undefined || audit.clientCertificate !== undefined, {
+    message: "needs token or clientCertificate",
   })
   .describe("The cluster's kube-apiserver posts its audit events to the web process (self-managed clusters).");
 
@@ -99,7 +113,7 @@ export async function loadClusterRegistry(path: string): Promise<ClusterRegistry
   const fromFolder = (source: SecretSource): SecretSource =>
     typeof source === "object" && "file" in source ? { file: resolve(dirname(path), source.file) } : source;
   for (const entry of Object.values(registry.clusters))
-    if (entry.audit && "file" in entry.audit.token)
+    if (entry.audit?.token && "file" in entry.audit.token)
       entry.audit.token = { file: resolve(dirname(path), entry.audit.token.file) };
   for (const channel of Object.values(registry.channels ?? {})) {
     channel.url = fromFolder(channel.url);

@@ -80,6 +80,7 @@ async function startWeb(): Promise<void> {
       UNDRIFT_RECORDER_CERT_FILE: webhook.certFile,
       UNDRIFT_RECORDER_KEY_FILE: webhook.keyFile,
       UNDRIFT_RECORDER_SECRET: "audit-test-recorder-secret-0123456789",
+      UNDRIFT_RECORDER_CLIENT_CA_FILE: webhook.caCert,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -106,8 +107,11 @@ async function stopWeb(): Promise<void> {
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
 /** POSTs `body` (text) to the receiver on the audit port, over https as the apiserver does; status and answer. */
-function post(path: string, body: string, token?: string): Promise<{ status: number; text: string }> {
+function post(path: string, body: string, token?: string, client?: string): Promise<{ status: number; text: string }> {
   const webhook = auditWebhook();
+  const certificate = client
+    ? { cert: readFileSync(join(work, `${client}.crt`)), key: readFileSync(join(work, `${client}.key`)), agent: false }
+    : { agent };
   return new Promise((done, fail) => {
     const req = request(
       {
@@ -116,7 +120,7 @@ function post(path: string, body: string, token?: string): Promise<{ status: num
         path,
         method: "POST",
         ca: readFileSync(webhook.caCert),
-        agent,
+        ...certificate,
         headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
       },
       (res) => {
@@ -143,6 +147,9 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "undrift-audit-"));
   people.alice = personKubeconfig(work, "alice", "sre");
   people.bob = personKubeconfig(work, "bob", "dev");
+  // Client certificates the cluster's CA signed, as an apiserver of cluster `certified` (and an impostor) present.
+  personKubeconfig(work, "apiserver-certified", "audit");
+  personKubeconfig(work, "apiserver-impostor", "audit");
   writeFileSync(
     join(work, "clusters.yaml"),
     [
@@ -155,6 +162,10 @@ beforeAll(async () => {
       `    kubeconfig: ${kubeconfigPath()}`,
       "    repositories: [acme/gitops]",
       "    audit: {token: {env: OTHER_AUDIT_TOKEN}}",
+      "  certified:",
+      `    kubeconfig: ${kubeconfigPath()}`,
+      "    repositories: [acme/gitops]",
+      "    audit: {clientCertificate: {commonName: apiserver-certified}}",
       "",
     ].join("\n"),
   );
@@ -267,7 +278,7 @@ describe("the audit webhook backend", () => {
     expect(webOutput).not.toContain(testToken());
   });
 
-  it("refuses a post without the token, with another cluster's, and one that is no EventList, and keeps serving", async () => {
+  it("refuses a post without the token, with another cluster's token or certificate, and one that is no EventList, and keeps serving", async () => {
     const forged = JSON.stringify({
       apiVersion: "audit.k8s.io/v1",
       kind: "EventList",
@@ -299,6 +310,19 @@ describe("the audit webhook backend", () => {
     ).toEqual({
       status: 400,
       text: "items: expected a list of audit events\n",
+    });
+    // A client certificate in place of a token: the registered CN for its own cluster only.
+    expect(await post("/attribution/audit/certified", forged, undefined, "apiserver-certified")).toEqual({
+      status: 200,
+      text: "kept 1 of 1\n",
+    });
+    expect(await post("/attribution/audit/certified", forged, undefined, "apiserver-impostor")).toEqual({
+      status: 401,
+      text: "unauthorized\n",
+    });
+    expect(await post("/attribution/audit/test", forged, undefined, "apiserver-certified")).toEqual({
+      status: 401,
+      text: "unauthorized\n",
     });
     // The other cluster's own token is good for its own path.
     expect(await post("/attribution/audit/other", forged, OTHER_TOKEN)).toEqual({ status: 200, text: "kept 1 of 1\n" });

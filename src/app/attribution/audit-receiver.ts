@@ -13,6 +13,7 @@
 //
 //   options.addHandler(auditRoutes({ tokens, records, kinds, log }));
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
 import { sameText } from "../../model/same-text.ts";
 import type { WriteRecord } from "../../model/write-record.ts";
 import type { WriteRecords } from "../../state/write-records.ts";
@@ -34,8 +35,10 @@ interface Log {
 }
 
 export function auditRoutes(params: {
-  /** Each cluster's token, as the registry names it (read-audit-tokens.ts). */
+  /** Each cluster's token, as the registry names it (config/audit-tokens.ts). */
   tokens: ReadonlyMap<string, string>;
+  /** Each cluster's client certificate CN, checked when the post came over TLS with a verified certificate. */
+  clientNames?: ReadonlyMap<string, string>;
   records: WriteRecords;
   kinds: AuditKinds;
   log: Log;
@@ -78,8 +81,15 @@ export function auditRoutes(params: {
     const cluster = match[1]!;
     const expected = tokens.get(cluster);
     const presented = /^Bearer (.+)$/i.exec(authorization)?.[1]?.trim();
-    if (!expected || !presented || !sameText(presented, expected)) {
-      refused(cluster, !expected ? "no audit token is registered for it" : presented ? "wrong token" : "no token");
+    const byToken = expected !== undefined && presented !== undefined && sameText(presented, expected);
+    const certified = params.clientNames?.get(cluster);
+    const byCertificate = certified !== undefined && certificateName(req) === certified;
+    if (!byToken && !byCertificate) {
+      const registered = expected !== undefined || certified !== undefined;
+      refused(
+        cluster,
+        !registered ? "no audit credential is registered for it" : presented ? "wrong token" : "no token",
+      );
       req.resume();
       answer(res, 401, "unauthorized");
       return true;
@@ -143,6 +153,14 @@ export function auditRoutes(params: {
       inFlight -= reserved;
     }
   };
+}
+
+/** The CN of the client certificate the TLS layer verified against the client CA, or undefined. */
+function certificateName(req: IncomingMessage): string | undefined {
+  const socket = req.socket as TLSSocket;
+  if (typeof socket.getPeerCertificate !== "function" || !socket.authorized) return undefined;
+  const cn = socket.getPeerCertificate().subject?.CN;
+  return typeof cn === "string" ? cn : undefined;
 }
 
 /** The body, or undefined when it grows past `max` (the rest is drained, not kept). */

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readAuditTokens } from "../../../src/config/audit-tokens.ts";
+import { auditClientNames, readAuditTokens } from "../../../src/config/audit-tokens.ts";
 import { loadClusterRegistry, loadClusterRegistryText } from "../../../src/config/cluster-registry.ts";
 
 const lines = (...text: string[]) => `${text.join("\n")}\n`;
@@ -86,5 +86,38 @@ describe("the registry's audit.token", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("may name a client certificate's CN instead, one cluster per CN, and needs one of the two", () => {
+    const registry = loadClusterRegistryText(
+      lines(
+        "clusters:",
+        "  prod:",
+        "    inCluster: true",
+        "    repositories: [a/b]",
+        "    audit: {clientCertificate: {commonName: kube-apiserver-prod}}",
+      ),
+      FILE,
+    );
+    expect([...auditClientNames(registry)]).toEqual([["prod", "kube-apiserver-prod"]]);
+    const shared = loadClusterRegistryText(
+      lines(
+        "clusters:",
+        "  prod:",
+        "    inCluster: true",
+        "    repositories: [a/b]",
+        "    audit: {clientCertificate: {commonName: apiserver}}",
+        "  edge:",
+        "    inCluster: true",
+        "    repositories: [a/b]",
+        "    audit: {clientCertificate: {commonName: apiserver}}",
+      ),
+      FILE,
+    );
+    expect(() => auditClientNames(shared)).toThrow(
+      'cluster "edge" audit.clientCertificate.commonName: the same as cluster "prod"\'s; each cluster needs its own',
+    );
+    const empty = lines("clusters:", "  prod:", "    inCluster: true", "    repositories: [a/b]", "    audit: {}");
+    expect(messageOf(empty)).toBe(`${FILE}:5: clusters.prod.audit: needs token or clientCertificate`);
   });
 });
