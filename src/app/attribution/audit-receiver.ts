@@ -1,8 +1,9 @@
-// The audit webhook backend's receiving end, on the web process's own port
-// (a self-managed cluster's kube-apiserver, `--audit-webhook-config-file`):
+// The audit webhook backend's receiving end, on the web process's port (behind
+// TLS) and on the recorder's HTTPS port (a self-managed cluster's
+// kube-apiserver, `--audit-webhook-config-file`):
 //   POST /attribution/audit/<cluster>   an audit.k8s.io/v1 EventList, with that cluster's bearer token
-// The token is the one the cluster registry names for that cluster
-// (`audit.token`); any other, another cluster's among them, is answered 401
+// The token (or client certificate CN) is the one the cluster registry names
+// for that cluster (`audit`); any other, another cluster's among them, is answered 401
 // and said in the log (at most once a minute, with the count, never the body
 // or the token). A body that is no EventList is answered 400 with one line.
 // A flood is absorbed, not held: a body is capped, so are the bodies read at
