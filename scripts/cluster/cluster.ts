@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { apply, type ClusterObject, call, type Endpoint } from "./api.ts";
+import { type AuditWebhook, auditFiles } from "./audit.ts";
 import { ensureBinaries } from "./build.ts";
 import { controllerManagerArgs, schedulerArgs } from "./controllers.ts";
 import { writeComponentKubeconfig, writeKubeconfig } from "./kubeconfig.ts";
@@ -29,6 +30,8 @@ export interface State extends Endpoint {
   components: Array<{ name: string; pid: number; log: string }>;
   /** Token of the cluster:up call that started this cluster; only a down that shows it stops it. */
   owner: string;
+  /** Where kube-apiserver posts its audit events (audit.ts); absent in a cluster started before it did. */
+  auditWebhook?: AuditWebhook;
 }
 
 function readState(): State | undefined {
@@ -52,12 +55,19 @@ export interface Up {
   started: boolean;
   /** The owner token when this call started it; pass it to down() to stop only that cluster. */
   owner?: string;
+  /** Where its kube-apiserver posts audit events, for a test's web process to listen at. */
+  auditWebhook?: AuditWebhook;
 }
 
 /** Starts a cluster unless one runs; returns the kubeconfig path and whether this call started it. */
 export async function up(): Promise<Up> {
   const existing = await running();
-  if (existing) return { kubeconfig: existing.kubeconfig, started: false };
+  if (existing)
+    return {
+      kubeconfig: existing.kubeconfig,
+      started: false,
+      ...(existing.auditWebhook ? { auditWebhook: existing.auditWebhook } : {}),
+    };
   await down();
   const bins = ensureBinaries();
   try {
@@ -73,7 +83,17 @@ async function startCluster(bins: ReturnType<typeof ensureBinaries>): Promise<Up
   const pkiDir = join(stateDir, "pki");
   mkdirSync(pkiDir, { recursive: true });
   const pki = makePki(pkiDir);
-  const [etcdClient, etcdPeer, apiPort] = [await freePort(), await freePort(), await freePort()];
+  const [etcdClient, etcdPeer, apiPort, auditPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const audit = auditFiles(pkiDir, auditPort, {
+    certFile: pki.componentCert,
+    keyFile: pki.componentKey,
+    caCert: pki.caCert,
+  });
   const etcdUrl = `http://127.0.0.1:${etcdClient}`;
   const peerUrl = `http://127.0.0.1:${etcdPeer}`;
   const log = (name: string) => join(stateDir, `${name}.log`);
@@ -86,6 +106,7 @@ async function startCluster(bins: ReturnType<typeof ensureBinaries>): Promise<Up
     caCert: pki.caCert,
     adminToken: pki.adminToken,
     owner: randomBytes(16).toString("hex"),
+    auditWebhook: audit.webhook,
   };
   // Recorded after every start, so a failed up leaves a state that down can clean.
   const launch = (name: string, binary: string, args: string[]) => {
@@ -136,6 +157,7 @@ async function startCluster(bins: ReturnType<typeof ensureBinaries>): Promise<Up
     "--max-requests-inflight=2000",
     "--max-mutating-requests-inflight=1000",
     "--enable-priority-and-fairness=false",
+    ...audit.args,
   ]);
   await waitForApiserver(state, components, 120);
   for (const object of readerRbac) await apply(state, object);
@@ -211,7 +233,7 @@ async function startCluster(bins: ReturnType<typeof ensureBinaries>): Promise<Up
     webhook: webhookPort,
     crds: installed.filter((o) => o.kind === "CustomResourceDefinition").map((o) => o.metadata.name),
   });
-  return { kubeconfig: state.kubeconfig, started: true, owner: state.owner };
+  return { kubeconfig: state.kubeconfig, started: true, owner: state.owner, auditWebhook: audit.webhook };
 }
 
 /**

@@ -1,5 +1,6 @@
 // undrift audit [--repo owner/name] [--since 24h|2026-11-30] [--limit N] [--output text|json]:
-// the audit trail from Redis (REDIS_URL), oldest first.
+// the audit trail from Redis (REDIS_URL), oldest first, from the stream of the
+// server's queue prefix (UNDRIFT_RECORDS_PREFIX, default undrift), as scans read records.
 import { printableRedisUrl } from "../config/redis-url.ts";
 import { parseServerEnv } from "../config/server-env.ts";
 import { createRedisConnection, isRedisConnectionError, RedisUnreachableError } from "../queue/connection.ts";
@@ -38,6 +39,8 @@ export async function auditCommand(argv: string[]): Promise<number> {
     });
     const records = await readAudit({
       redis,
+      // The stream is `<queue prefix>:audit` (state/record-audit.ts); the CLI is told the prefix as a scan is.
+      key: `${process.env.UNDRIFT_RECORDS_PREFIX?.trim() || "undrift"}:audit`,
       limit,
       ...(args.repo ? { repo: args.repo } : {}),
       ...(since ? { since } : {}),

@@ -24,7 +24,34 @@ export async function probotLog(env: NodeJS.ProcessEnv = process.env): Promise<P
     overrides: { githubToken: "unused: this Probot only makes the logger" },
   });
   await probot.ready();
-  return quietThrottlingRedis(probot.log, env.REDIS_URL);
+  return quietThrottlingRedis(withoutAuthorization(probot.log), env.REDIS_URL);
+}
+
+/**
+ * `log` and its children, with a request's Authorization header shown as `[redacted]`. Probot's request log
+ * (pino-http) binds every request, headers and all, to a child logger when the request arrives, before any
+ * handler runs: the audit receiver's bearer token would otherwise be in the log of every post it takes.
+ */
+export function withoutAuthorization(log: ProbotLogger): ProbotLogger {
+  const wrap = (target: ProbotLogger): ProbotLogger =>
+    new Proxy(target, {
+      get(object, property) {
+        const value: unknown = Reflect.get(object, property, object);
+        if (property !== "child") return typeof value === "function" ? value.bind(object) : value;
+        return (bindings: Record<string, unknown>, ...rest: unknown[]) => {
+          const req = bindings?.req as { headers?: Record<string, unknown> } | undefined;
+          if (req?.headers?.authorization !== undefined) {
+            // The request itself is left alone (its handler reads the header); the log sees a copy without it.
+            const shown = Object.create(req) as typeof req;
+            shown.headers = { ...req.headers, authorization: "[redacted]" };
+            bindings = { ...bindings, req: shown };
+          }
+          const child = (object.child as unknown as (...a: unknown[]) => ProbotLogger)(bindings, ...rest);
+          return wrap(child);
+        };
+      },
+    });
+  return wrap(log);
 }
 
 /** `log` and its children, with the throttling client's connection errors (source "bottleneck") said once per outage. */

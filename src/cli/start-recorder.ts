@@ -6,6 +6,7 @@
 // (admission-record.ts), and the body dropped; recording happens after the
 // answer is sent.
 import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { type AdmissionReview, allowAnswer, recordOf } from "../app/attribution/admission-record.ts";
@@ -32,7 +33,14 @@ export async function startRecorder(params: {
   records: WriteRecords;
   /** UNDRIFT_RECORDER_SECRET: a review is kept only when its path carries its cluster's token (recorder-token.ts). */
   secret: string;
+  /** Asks clients for a certificate and verifies it against this CA (the audit receiver's clientCertificate). */
+  clientCaFile?: string;
   log: QueueLog;
+  /**
+   * The audit receiver (audit-receiver.ts), served here too: kube-apiserver sends its webhook's bearer token over
+   * https only, so an apiserver that reaches undrift without a TLS-terminating proxy posts to this port.
+   */
+  audit?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }): Promise<Recorder> {
   const { records, log } = params;
   // Said once per outage, not once per write: a busy cluster would flood the log.
@@ -65,8 +73,22 @@ export async function startRecorder(params: {
     refusedCount = 0;
   };
   const server: Server = createServer(
-    { cert: readFileSync(params.certFile), key: readFileSync(params.keyFile) },
+    {
+      cert: readFileSync(params.certFile),
+      key: readFileSync(params.keyFile),
+      // Asked, never required: the admission webhooks present none, and the audit receiver decides per cluster.
+      ...(params.clientCaFile
+        ? { ca: readFileSync(params.clientCaFile), requestCert: true, rejectUnauthorized: false }
+        : {}),
+    },
     (req, res) => {
+      if (params.audit && (req.url ?? "").startsWith("/attribution/audit")) {
+        params.audit(req, res).catch((error: unknown) => {
+          log.error({ err: error }, "audit receiver: a post failed (500)");
+          if (!res.headersSent) res.writeHead(500).end();
+        });
+        return;
+      }
       const match = PATH.exec((req.url ?? "").split("?")[0] ?? "");
       if (req.method !== "POST" || !match) {
         res.writeHead(404).end();

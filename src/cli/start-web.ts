@@ -14,14 +14,20 @@ import { parseEnv } from "node:util";
 import { Probot, run, Server } from "probot";
 import { undriftApp } from "../app/app.ts";
 import { DEFAULT_WEBHOOK_PATH, setupRoutes } from "../app/app-setup.ts";
+import { auditKinds } from "../app/attribution/audit-kinds.ts";
+import { auditRoutes } from "../app/attribution/audit-receiver.ts";
 import { resyncAtBoot } from "../app/resync-at-boot.ts";
 import { statusRoutes } from "../app/status/status-routes.ts";
-import { loadClusterRegistry } from "../config/cluster-registry.ts";
+import { auditClientNames, readAuditTokens } from "../config/audit-tokens.ts";
+import { type ClusterRegistry, loadClusterRegistry } from "../config/cluster-registry.ts";
 import { parseRecorderEnv } from "../config/recorder-env.ts";
 import { printableRedisUrl } from "../config/redis-url.ts";
 import { parseServerEnv, ServerEnvError } from "../config/server-env.ts";
 import { parseStatusEnv } from "../config/status-env.ts";
 import { AppOctokit } from "../github/app-octokit.ts";
+import { discover } from "../live/discovery.ts";
+import { KubeClient } from "../live/kube-client.ts";
+import { loadKubeconfig } from "../live/load-kubeconfig.ts";
 import { probeRoutes, type ReadinessCheck } from "../metrics/probe-routes.ts";
 import { githubAppCheck, redisCheck, registryCheck } from "../metrics/readiness-checks.ts";
 import { createRedisConnection } from "../queue/connection.ts";
@@ -53,6 +59,12 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
       const statusEnv = parseStatusEnv(process.env);
       const recorderEnv = parseRecorderEnv(process.env);
       const registry = env.clustersFile ? await loadClusterRegistry(env.clustersFile) : undefined;
+      const auditTokens = registry ? await readAuditTokens(registry) : new Map<string, string>();
+      const clientNames = registry ? auditClientNames(registry) : new Map<string, string>();
+      if (clientNames.size > 0 && !recorderEnv?.clientCaFile)
+        throw new ServerEnvError(
+          `UNDRIFT_RECORDER_CLIENT_CA_FILE: required (with UNDRIFT_RECORDER_PORT) when a cluster's audit names a clientCertificate (${[...clientNames.keys()].join(", ")})`,
+        );
       if (!registry && params.workers)
         throw new ServerEnvError(
           "UNDRIFT_CLUSTERS: required: the path of the cluster registry (YAML) workers scan with",
@@ -87,12 +99,30 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
       ];
       options.addHandler(probeRoutes({ checks }));
       options.addHandler(statusRoutes({ env: statusEnv, redis: producer, prefix: queues.prefix, log: app.log }));
+      const audit =
+        registry && auditTokens.size + clientNames.size > 0
+          ? auditRoutes({
+              tokens: auditTokens,
+              clientNames,
+              records: writeRecords({ redis: producer, prefix: queues.prefix }),
+              kinds: clusterKinds(registry, app.log),
+              log: app.log,
+            })
+          : undefined;
+      if (audit) {
+        // The audit webhook backend: self-managed clusters' apiservers post who wrote what (issue 16), here behind
+        // a TLS-terminating proxy, or on the recorder's HTTPS port below.
+        options.addHandler(audit);
+        const clusters = [...new Set([...auditTokens.keys(), ...clientNames.keys()])];
+        app.log.info(`audit receiver on /attribution/audit/<cluster> for ${clusters.join(", ")}`);
+      }
       if (recorderEnv) {
         // The admission recorder: who wrote what, kept under the queue prefix where scans read it (issue 16).
         const recorder = await startRecorder({
           ...recorderEnv,
           records: writeRecords({ redis: producer, prefix: queues.prefix }),
           log: app.log,
+          ...(audit ? { audit } : {}),
         });
         app.log.info(
           `admission recorder on https://${recorderEnv.host}:${recorder.port}/attribution/admission/<cluster>`,
@@ -132,6 +162,26 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
       await closeApp();
     },
   };
+}
+
+/** The kinds of audit events' resources: Kubernetes' own, then the cluster's discovery through its registry entry. */
+function clusterKinds(registry: ClusterRegistry, log: { warn(details: object, message: string): void }) {
+  return auditKinds({
+    discover: async (cluster) => {
+      const entry = registry.clusters[cluster]!;
+      const kubeConfig = loadKubeconfig({
+        ...(entry.kubeconfig ? { kubeconfig: entry.kubeconfig } : {}),
+        ...(entry.context ? { context: entry.context } : {}),
+        ...(entry.inCluster ? { inCluster: true } : {}),
+      });
+      return (await discover(new KubeClient(kubeConfig, { timeoutMs: 5000 }))).resources;
+    },
+    onError: (cluster, error) =>
+      log.warn(
+        { err: error, cluster },
+        `audit receiver: cluster ${cluster}'s discovery failed, so writes to its custom resources are not recorded for now`,
+      ),
+  });
 }
 
 /** Serves the setup page (app/app-setup.ts) on PORT and HOST, with Probot's server and its static files. */

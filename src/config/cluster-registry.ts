@@ -13,6 +13,40 @@ const repositoryPattern = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*\/([A-Za-z0
   error: (issue) => `expected owner/name or owner/*, got "${String(issue.input)}"`,
 });
 
+// A credential the cluster's kube-apiserver presents to the audit receiver: read from an environment variable of the
+// web process or from a file, never written inline, so a registry kept in Git holds no token.
+const auditTokenSource = z.union(
+  [
+    z.strictObject({ env: z.string().min(1).describe("An environment variable of the web process holding it.") }),
+    z.strictObject({
+      file: z.string().min(1).describe("A file holding it; relative paths are from the registry file."),
+    }),
+  ],
+  { error: "expected {env: NAME} or {file: path} (a token is never written inline)" },
+);
+
+const auditSchema = z
+  .strictObject({
+    token: auditTokenSource
+      .optional()
+      .describe(
+        "The bearer token the cluster's kube-apiserver presents (its --audit-webhook-config-file's user token), at least 32 characters.",
+      ),
+    clientCertificate: z
+      .strictObject({
+        commonName: z
+          .string()
+          .min(1)
+          .describe("The CN of the client certificate it presents, signed by UNDRIFT_RECORDER_CLIENT_CA_FILE."),
+      })
+      .optional()
+      .describe("Or a client certificate, checked on the recorder's HTTPS port (UNDRIFT_RECORDER_PORT)."),
+  })
+  .refine((audit) => audit.token !== undefined || audit.clientCertificate !== undefined, {
+    message: "needs token or clientCertificate",
+  })
+  .describe("The cluster's kube-apiserver posts its audit events to the web process (self-managed clusters).");
+
 const clusterEntrySchema = z
   .strictObject({
     kubeconfig: z.string().min(1).optional().describe("Kubeconfig file; relative paths are from the registry file."),
@@ -21,6 +55,7 @@ const clusterEntrySchema = z
     repositories: z
       .array(repositoryPattern)
       .describe("Repositories allowed to use the cluster: owner/name or owner/*."),
+    audit: auditSchema.optional(),
   })
   .superRefine((entry, ctx) => {
     const inCluster = entry.inCluster === true;
@@ -77,6 +112,9 @@ export async function loadClusterRegistry(path: string): Promise<ClusterRegistry
   }
   const fromFolder = (source: SecretSource): SecretSource =>
     typeof source === "object" && "file" in source ? { file: resolve(dirname(path), source.file) } : source;
+  for (const entry of Object.values(registry.clusters))
+    if (entry.audit?.token && "file" in entry.audit.token)
+      entry.audit.token = { file: resolve(dirname(path), entry.audit.token.file) };
   for (const channel of Object.values(registry.channels ?? {})) {
     channel.url = fromFolder(channel.url);
     if (channel.kind === "webhook") channel.secret = fromFolder(channel.secret);

@@ -4,6 +4,8 @@
 //   UNDRIFT_RECORDER_KEY_FILE   that certificate's key
 //   UNDRIFT_RECORDER_HOST       the address to listen on (default 0.0.0.0)
 //   UNDRIFT_RECORDER_SECRET     at least 32 characters; each cluster's URL token is derived from it (recorder-token.ts)
+//   UNDRIFT_RECORDER_CLIENT_CA_FILE  optional: the CA of the client certificates audit webhooks may present instead
+//                               of a token (the registry's audit.clientCertificate)
 // The recorder is its own HTTPS server beside Probot's plain HTTP one: the API
 // server calls webhooks over TLS only. An error names the variable, never a value.
 import { existsSync } from "node:fs";
@@ -16,6 +18,8 @@ export interface RecorderEnv {
   certFile: string;
   keyFile: string;
   secret: string;
+  /** The CA that signs the apiservers' audit client certificates, when any cluster uses one. */
+  clientCaFile?: string;
 }
 
 /** The fewest characters UNDRIFT_RECORDER_SECRET may have: each cluster's token is derived from it. */
@@ -56,5 +60,15 @@ export function parseRecorderEnv(env: NodeJS.ProcessEnv = process.env): Recorder
     throw new ServerEnvError(
       `UNDRIFT_RECORDER_SECRET: required with UNDRIFT_RECORDER_PORT, at least ${RECORDER_SECRET_MIN} characters (e.g. openssl rand -hex 32)`,
     );
-  return { port, host: value("UNDRIFT_RECORDER_HOST") ?? "0.0.0.0", certFile: certFile!, keyFile: keyFile!, secret };
+  const clientCaFile = value("UNDRIFT_RECORDER_CLIENT_CA_FILE");
+  if (clientCaFile !== undefined && !existsSync(clientCaFile))
+    throw new ServerEnvError(`UNDRIFT_RECORDER_CLIENT_CA_FILE: ${clientCaFile}: no such file`);
+  return {
+    port,
+    host: value("UNDRIFT_RECORDER_HOST") ?? "0.0.0.0",
+    certFile: certFile!,
+    keyFile: keyFile!,
+    secret,
+    ...(clientCaFile ? { clientCaFile } : {}),
+  };
 }

@@ -22,6 +22,8 @@ export const RECORDS_PER_OBJECT = 50;
 
 export interface WriteRecords {
   add(record: WriteRecord): Promise<void>;
+  /** Many at once, in one pipeline: each object trimmed to its bounds once, however many of its records came. */
+  addMany(records: readonly WriteRecord[]): Promise<void>;
   /** The object's records, oldest first, within the retention. */
   forObject(cluster: string, object: ObjectKey): Promise<WriteRecord[]>;
 }
@@ -87,6 +89,29 @@ export function writeRecords(params: {
         .zremrangebyrank(key, 0, -(perObject + 1))
         .pexpire(key, retentionMs)
         .exec();
+    },
+    async addMany(records) {
+      if (records.length === 0) return;
+      const pipeline = redis.pipeline();
+      const keys = new Set<string>();
+      for (const record of records) {
+        const kept = metadataOnly(record);
+        const at = Date.parse(kept.at);
+        if (!Number.isFinite(at)) continue;
+        const key = keyOf(kept.cluster, kept.object);
+        pipeline.zadd(key, at, JSON.stringify(kept));
+        keys.add(key);
+      }
+      const oldest = now() - retentionMs;
+      for (const key of keys)
+        pipeline
+          .zremrangebyscore(key, "-inf", oldest)
+          .zremrangebyrank(key, 0, -(perObject + 1))
+          .pexpire(key, retentionMs);
+      const results = await pipeline.exec();
+      // A pipeline answers each command apart: the first failure stands for the batch.
+      const failed = results?.find(([error]) => error !== null);
+      if (failed?.[0]) throw failed[0];
     },
     async forObject(cluster, object) {
       const members = await redis.zrangebyscore(keyOf(cluster, object), now() - retentionMs, "+inf");

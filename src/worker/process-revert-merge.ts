@@ -20,9 +20,10 @@ import { objectLabel } from "../model/object-label.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
 import { recordHealth } from "../remediate/revert/record-health.ts";
-import type { RevertMergeOutcome } from "../report/app/revert-merge-body.ts";
+import { driftPeople, type RevertMergeOutcome } from "../report/app/revert-merge-body.ts";
 import { scanResolvedTarget } from "../stages/scan/scan-target.ts";
 import { applyApprovedDrift } from "./apply-approved-drift.ts";
+import { attributeScan } from "./attribute-scan.ts";
 import { finishRevertMerge, type RevertMergeResult, refusedMerge } from "./finish-revert-merge.ts";
 import { pruneTargetOrphans } from "./prune-target-orphans.ts";
 import { resolveMergeTarget } from "./resolve-merge-target.ts";
@@ -58,6 +59,8 @@ export async function processRevertMerge(params: {
   const session = new ClusterSession(kubeConfig);
   const scan = await scanResolvedTarget({ repoDir, config, target, session, revision });
   signal.throwIfAborted();
+  // Who made the drift being reverted, from the cluster's records: named in the comment beside each object.
+  const people = driftPeople(await attributeScan({ deps, cluster: target.cluster, report: scan.report, job }));
 
   // 3. Only what the record approved and the scan still finds so.
   const deadline = Date.now() + target.timeoutMs;
@@ -86,5 +89,6 @@ export async function processRevertMerge(params: {
     pruned,
     held: drift.held,
     settled: drift.settled.map(objectLabel),
+    people,
   });
 }

@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import { promisify } from "node:util";
 import { inject } from "vitest";
 import { stringify } from "yaml";
+import type { AuditWebhook } from "../../scripts/cluster/audit.ts";
 import { contexts } from "../../scripts/cluster/kubeconfig.ts";
 import { KubeClient } from "../../src/live/kube-client.ts";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
@@ -15,6 +16,16 @@ export { contexts };
 /** Path of the test cluster's kubeconfig (admin is the current context). */
 export function kubeconfigPath(): string {
   return inject("kubeconfig");
+}
+
+/** Where the test cluster's kube-apiserver posts its audit events (scripts/cluster/audit.ts). */
+export function auditWebhook(): AuditWebhook {
+  const webhook = inject("auditWebhook");
+  if (!webhook)
+    throw new Error(
+      "the test cluster was started before it had an audit webhook: restart it (npm run cluster:down, then cluster:up)",
+    );
+  return webhook;
 }
 
 /** A client for the admin identity, or the read-only one. */

@@ -18,7 +18,7 @@ import { fakeRepo } from "../helpers/app-github.ts";
 import { fakePullRequest } from "../helpers/app-github-preview.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
 import { installationPayload } from "../helpers/app-payloads.ts";
-import { openRevertPr } from "../helpers/app-revert-pr.ts";
+import { mergeRevertPr, openRevertPr } from "../helpers/app-revert-pr.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { webDeployment as web } from "../helpers/manifests.ts";
@@ -169,9 +169,9 @@ describe("the app: who changed it", () => {
     expect(gh.state.checkRuns[0]?.output.text).toContain("`kubectl-patch` by alice (sre)");
   });
 
-  it("names the person in the revert pull request's body", async () => {
+  it("names the person in the revert pull request's body, and in the comment once it is merged", async () => {
     let patchedAt = "";
-    const { gh } = await openRevertPr({
+    const ctx = await openRevertPr({
       github,
       files: { "manifests/settings.yaml": configMap("settings", "LOG_LEVEL") },
       drift: async (scenario) => {
@@ -192,9 +192,16 @@ describe("the app: who changed it", () => {
       },
       beforeScan: () => recordWrite("settings", { fieldManager: "kubectl-patch", at: patchedAt }),
     });
+    const { gh } = ctx;
     const body = gh.state.pulls[0]?.body ?? "";
     expect(body).toContain("**What merging will do**");
     expect(body).toContain('| `/data/LOG_LEVEL` | `"info"` | `"debug"` | `kubectl-patch` by alice (sre) | ');
+    // Merged: the comment says what was applied, and whose drift it undid.
+    const merge = await mergeRevertPr(ctx);
+    expect(merge?.failedReason).toBeUndefined();
+    expect(gh.state.comments[0]?.body ?? "").toContain(
+      `- \`v1 ConfigMap ${ctx.s.namespace}/settings\`: configured \`/data/LOG_LEVEL\`; changed by alice (sre)`,
+    );
   });
 
   it("names the person behind the drift the cluster already has in the preview comment", async () => {

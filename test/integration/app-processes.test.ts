@@ -269,4 +269,22 @@ describe("undrift audit", () => {
     const none = await undrift(["audit", "-o", "json", "--repo", "acme/nobody"], { env });
     expect(none.stdout).toBe("[]\n");
   });
+
+  it("reads the trail of a server whose queue prefix is not undrift, named by UNDRIFT_RECORDS_PREFIX", async () => {
+    redisServer = await startRedisServer();
+    const redis = new Redis(redisServer.url);
+    // What recordAudit writes for a server with queue prefix `blue`: the stream `blue:audit`.
+    await appendAudit({
+      redis,
+      key: "blue:audit",
+      entry: { event: "scan", repo: "acme/gitops", target: "infra", actor: "undrift", outcome: "1 drifted" },
+    });
+    redis.disconnect();
+    const env = { ...process.env, REDIS_URL: redisServer.url, UNDRIFT_RECORDS_PREFIX: "blue" };
+    const json = await undrift(["audit", "-o", "json"], { env });
+    expect({ code: json.code, stderr: json.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ event: "scan", outcome: "1 drifted" })]);
+    const plain = await undrift(["audit", "-o", "json"], { env: { ...process.env, REDIS_URL: redisServer.url } });
+    expect(plain.stdout).toBe("[]\n");
+  });
 });

@@ -4,20 +4,19 @@
 // and `undrift scan` with the same Redis names each for the field they changed. A
 // Secret written meanwhile leaves no value in Redis, and with the recorder down
 // writes still pass (failurePolicy Ignore). Prints the added latency of a write.
-import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
 import { freePort } from "../../scripts/cluster/processes.ts";
 import { recorderToken } from "../../src/app/attribution/recorder-token.ts";
 import { startRecorder } from "../../src/cli/start-recorder.ts";
 import { applyObject } from "../../src/live/apply-object.ts";
 import { writeRecords } from "../../src/state/write-records.ts";
 import { client, kubeconfigPath } from "../helpers/cluster.ts";
+import { kubectlAs, personKubeconfig } from "../helpers/cluster-people.ts";
 import { openTestRedis, type TestRedis, waitFor } from "../helpers/redis.ts";
 import { undrift } from "../helpers/run-cli.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
@@ -31,43 +30,8 @@ let s: Scenario;
 let redis: TestRedis;
 let installed = false;
 
-/** A kubeconfig for `user` (groups as the certificate's O), signed by the test cluster's CA. */
-function person(user: string, group: string): string {
-  const key = join(work, `${user}.key`);
-  const csr = join(work, `${user}.csr`);
-  const crt = join(work, `${user}.crt`);
-  const run = (args: string[]) => execFileSync("openssl", args, { stdio: ["ignore", "ignore", "pipe"] });
-  run(["req", "-newkey", "rsa:2048", "-nodes", "-subj", `/CN=${user}/O=${group}`, "-keyout", key, "-out", csr]);
-  run(
-    ["x509", "-req", "-in", csr, "-CA", join(pki, "ca.crt"), "-CAkey", join(pki, "ca.key"), "-CAcreateserial"].concat([
-      "-days",
-      "1",
-      "-out",
-      crt,
-    ]),
-  );
-  const admin = parse(readFileSync(kubeconfigPath(), "utf8")) as { clusters: Array<{ name: string }> };
-  const file = join(work, `${user}.kubeconfig`);
-  writeFileSync(
-    file,
-    stringify({
-      apiVersion: "v1",
-      kind: "Config",
-      clusters: admin.clusters,
-      users: [{ name: user, user: { "client-certificate": crt, "client-key": key } }],
-      contexts: [{ name: user, context: { cluster: admin.clusters[0]!.name, user } }],
-      "current-context": user,
-    }),
-    { mode: 0o600 },
-  );
-  return file;
-}
-
 /** kubectl as `user`, the way that person makes drift. */
-async function as(user: string, args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)("kubectl", ["--kubeconfig", people[user]!, ...args]);
-  return stdout;
-}
+const as = (user: string, args: string[]) => kubectlAs(people[user]!, args);
 
 const configMap = (name: string, data: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  ${data}\n`;
@@ -78,8 +42,8 @@ const install = (extra: string[] = [], env: NodeJS.ProcessEnv = { ...process.env
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "undrift-recorder-"));
   pki = join(dirname(kubeconfigPath()), "pki");
-  people.alice = person("alice", "sre");
-  people.bob = person("bob", "dev");
+  people.alice = personKubeconfig(work, "alice", "sre");
+  people.bob = personKubeconfig(work, "bob", "dev");
   s = scenario({
     files: {
       "manifests/settings.yaml": configMap("settings", "LOG_LEVEL: info"),

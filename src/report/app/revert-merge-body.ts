@@ -5,7 +5,9 @@
 
 import type { ObjectRecord } from "../../model/change-set.ts";
 import { objectLabel } from "../../model/object-label.ts";
+import type { DriftReport } from "../../model/types.ts";
 import type { HeldBack } from "../../plan/approved-drift.ts";
+import { peopleOf } from "../describe-actor.ts";
 
 export interface RevertMergeOutcome {
   target: string;
@@ -20,6 +22,22 @@ export interface RevertMergeOutcome {
   settled: string[];
   /** Why nothing at all was applied (no record, a moved target), when that is so. */
   refused?: string;
+  /**
+   * Who made the drift this merge reverts, by object label (`v1 ConfigMap shop/settings`), from the cluster's
+   * records of writes (driftPeople); an object nobody is known for has no entry.
+   */
+  people?: Record<string, string>;
+}
+
+/** `changed by alice (sre), bob (dev)`, or `deleted by bob (dev)`, for each object of `report` a record names. */
+export function driftPeople(report: DriftReport): Record<string, string> {
+  const people: Record<string, string> = {};
+  for (const resource of report.resources) {
+    const names = peopleOf(resource);
+    if (names.length === 0) continue;
+    people[objectLabel(resource)] = `${resource.deletedBy ? "deleted" : "changed"} by ${names.join(", ")}`;
+  }
+  return people;
 }
 
 const applied = (r: ObjectRecord) => r.action === "created" || r.action === "configured" || r.action === "unchanged";
@@ -34,9 +52,10 @@ function healthNote(r: ObjectRecord): string {
   return r.health ? `; health: ${r.health.status}${r.health.message ? ` (${r.health.message})` : ""}` : "";
 }
 
-function appliedLine(r: ObjectRecord): string {
+function appliedLine(r: ObjectRecord, people: Record<string, string>): string {
   const changes = r.changes?.length ? ` ${r.changes.map((c) => `\`${c}\``).join(", ")}` : "";
-  return `- \`${objectLabel(r)}\`: ${r.action}${changes}${healthNote(r)}`;
+  const who = people[objectLabel(r)];
+  return `- \`${objectLabel(r)}\`: ${r.action}${changes}${who ? `; ${who}` : ""}${healthNote(r)}`;
 }
 
 function healthLine(failed: number, unhealthy: number): string {
@@ -55,7 +74,11 @@ export function revertMergeComment(outcome: RevertMergeOutcome): string {
   const unhealthy = outcome.applied.filter((r) => r.health && r.health.status !== "healthy");
   return [
     `undrift applied this pull request's record (${at}).`,
-    ...section("**Applied**", ok.map(appliedLine), "- nothing"),
+    ...section(
+      "**Applied**",
+      ok.map((r) => appliedLine(r, outcome.people ?? {})),
+      "- nothing",
+    ),
     ...section(
       "**Not applied** (refused or skipped by the cluster)",
       failed.map((r) => `- \`${objectLabel(r)}\`: ${r.action}${r.reason ? `: ${r.reason}` : ""}`),
@@ -65,7 +88,10 @@ export function revertMergeComment(outcome: RevertMergeOutcome): string {
       deleted.map((r) => `- \`${objectLabel(r)}\`: deleted${r.reason ? ` (${r.reason})` : ""}`),
     ),
     ...section("**Skipped**", [
-      ...outcome.held.map((h) => `- \`${objectLabel(h.object)}\` (${h.object.status}): ${h.reason}`),
+      ...outcome.held.map((h) => {
+        const who = outcome.people?.[objectLabel(h.object)];
+        return `- \`${objectLabel(h.object)}\` (${h.object.status}): ${h.reason}${who ? ` (${who})` : ""}`;
+      }),
       ...kept.map((r) => `- \`${objectLabel(r)}\` (orphaned): not pruned: ${r.reason ?? r.action}`),
     ]),
     ...section(

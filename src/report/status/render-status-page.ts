@@ -78,11 +78,17 @@ function links(status: TargetStatus, githubWeb: string): Html {
 function objectItem(object: StatusObject): Html {
   const name = `${object.kind} ${objectName({ name: object.name, ...(object.namespace ? { namespace: object.namespace } : {}) })}`;
   return html`<li class="object"><span class="object-name">${name}</span> <span class="status">${object.status}</span>${
+    object.deletedBy ? html` deleted by <span class="person">${object.deletedBy}</span>` : ""
+  }${
     object.changes.length > 0
       ? html`<ul>${object.changes.map(
           (c) =>
             html`<li class="change"><code>${c.path}</code>${
-              c.manager ? html` changed by <span class="manager">${c.manager}</span>` : ""
+              c.by
+                ? html` changed by <span class="person">${c.by}</span>${c.manager ? html` with <span class="manager">${c.manager}</span>` : ""}`
+                : c.manager
+                  ? html` changed by <span class="manager">${c.manager}</span>`
+                  : ""
             }${c.changedAt ? html` at ${time(c.changedAt)}` : ""}</li>`,
         )}${object.moreChanges > 0 ? html`<li>and ${object.moreChanges} more fields</li>` : ""}</ul>`
       : ""

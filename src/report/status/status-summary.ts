@@ -3,6 +3,7 @@
 // and when. Never a value: a Change's `desired` and `live` are left behind here,
 // so nothing stored for the page can hold a Secret's data, masked or not.
 import type { DriftReport, DriftStatus } from "../../model/types.ts";
+import { personOf } from "../describe-actor.ts";
 
 /** The states a target's row shows. */
 export type TargetState = "in-sync" | "drifted" | "failing";
@@ -12,6 +13,8 @@ export interface StatusChange {
   path: string;
   manager?: string;
   changedAt?: string;
+  /** The person whose write produced it, `alice (sre)`, from the cluster's records of writes (absent when unknown). */
+  by?: string;
 }
 
 /** One object not in sync, as the page lists it. */
@@ -20,6 +23,8 @@ export interface StatusObject {
   namespace?: string;
   name: string;
   status: DriftStatus;
+  /** Who deleted a missing object, `bob (dev)`, when the cluster recorded it. */
+  deletedBy?: string;
   changes: StatusChange[];
   /** Changes left out to keep the record small. */
   moreChanges: number;
@@ -70,10 +75,12 @@ export function statusSummary(params: {
       ...(r.namespace ? { namespace: r.namespace } : {}),
       name: r.name,
       status: r.status as DriftStatus,
+      ...(r.deletedBy ? { deletedBy: personOf(r.deletedBy) } : {}),
       changes: r.changes.slice(0, MAX_CHANGES).map((c) => ({
         path: c.path,
         ...(c.manager ? { manager: c.manager } : {}),
         ...(c.changedAt ? { changedAt: c.changedAt } : {}),
+        ...(c.actor ? { by: personOf(c.actor) } : {}),
       })),
       moreChanges: Math.max(0, r.changes.length - MAX_CHANGES),
     }),

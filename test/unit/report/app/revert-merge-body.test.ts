@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { ObjectRecord } from "../../../../src/model/change-set.ts";
-import { type RevertMergeOutcome, revertMergeComment } from "../../../../src/report/app/revert-merge-body.ts";
+import type { DriftReport } from "../../../../src/model/types.ts";
+import {
+  driftPeople,
+  type RevertMergeOutcome,
+  revertMergeComment,
+} from "../../../../src/report/app/revert-merge-body.ts";
 
 const record = (name: string, extra: Partial<ObjectRecord>): ObjectRecord => ({
   apiVersion: "apps/v1",
@@ -45,6 +50,59 @@ describe("the merged revert pull request's comment", () => {
         "**Already in sync** (nothing to apply)\n\n- `apps/v1 Deployment shop/cache`",
         "**Health:** 1 object(s) not applied.",
       ].join("\n\n"),
+    );
+  });
+
+  it("names who made the drift it reverted, from the cluster's records: who changed a field, who deleted an object", () => {
+    const at = "2026-11-30T10:00:00Z";
+    const report = {
+      target: "infra",
+      revision: "4b825dc642cb",
+      summary: { inSync: 1, drifted: 1, missing: 1, orphaned: 0 },
+      resources: [
+        {
+          apiVersion: "apps/v1",
+          kind: "Deployment",
+          namespace: "shop",
+          name: "web",
+          status: "drifted",
+          changes: [
+            {
+              path: "/spec/replicas",
+              desired: 3,
+              live: 5,
+              manager: "kubectl-patch",
+              changedAt: at,
+              actor: { username: "alice", groups: ["sre", "system:authenticated"], at, confidence: "exact" },
+            },
+          ],
+        },
+        {
+          apiVersion: "apps/v1",
+          kind: "Deployment",
+          namespace: "shop",
+          name: "api",
+          status: "missing",
+          changes: [],
+          deletedBy: { username: "bob", groups: ["dev"], at, confidence: "exact" },
+        },
+        { apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "cache", status: "in-sync", changes: [] },
+      ],
+    } as unknown as DriftReport;
+    const people = driftPeople(report);
+    expect(people).toEqual({
+      "apps/v1 Deployment shop/web": "changed by alice (sre)",
+      "apps/v1 Deployment shop/api": "deleted by bob (dev)",
+    });
+    const body = revertMergeComment(
+      outcome({
+        applied: [record("web", { changes: ["/spec/replicas"] }), record("api", { action: "created" })],
+        people,
+      }),
+    );
+    expect(body).toContain(
+      "**Applied**\n\n- `apps/v1 Deployment shop/web`: configured `/spec/replicas`; changed by alice (sre)\n" +
+        "- `apps/v1 Deployment shop/api`: created; deleted by bob (dev)",
     );
   });
 

@@ -31,6 +31,31 @@ describe("the status page's HTML", () => {
     expect(summary).toContain("2026-11-30T09:00:00Z");
   });
 
+  it("names the person behind a drifted field and the one who deleted a missing object, when the cluster recorded them", () => {
+    const report = sampleReport();
+    const at = "2026-11-30T09:00:00Z";
+    const secret = report.resources.find((r) => r.kind === "Secret")!;
+    secret.changes[0]!.actor = {
+      username: "alice",
+      groups: ["sre", "system:authenticated"],
+      at,
+      sourceIP: "10.1.2.3",
+      confidence: "exact",
+    };
+    const service = report.resources.find((r) => r.kind === "Service")!;
+    service.deletedBy = { username: "bob", groups: ["dev"], at, confidence: "exact" };
+    const html = page(report);
+    expect(html).toContain(
+      '<code>/data/password</code> changed by <span class="person">alice (sre)</span> with <span class="manager">kubectl-edit</span>',
+    );
+    expect(html).toContain(
+      '<span class="object-name">Service shop/web</span> <span class="status">missing</span> deleted by <span class="person">bob (dev)</span>',
+    );
+    // Still no value of the Secret, and no address: the page names people, not where they were.
+    expect(html).not.toContain("*** (before)");
+    expect(html).not.toContain("10.1.2.3");
+  });
+
   it("shows a name that looks like markup as text", () => {
     const report = sampleReport();
     report.target = '<img src=x onerror="alert(1)">';

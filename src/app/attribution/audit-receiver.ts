@@ -1,0 +1,180 @@
+// The audit webhook backend's receiving end, on the web process's port (behind
+// TLS) and on the recorder's HTTPS port (a self-managed cluster's
+// kube-apiserver, `--audit-webhook-config-file`):
+//   POST /attribution/audit/<cluster>   an audit.k8s.io/v1 EventList, with that cluster's bearer token
+// The token (or client certificate CN) is the one the cluster registry names
+// for that cluster (`audit`); any other, another cluster's among them, is answered 401
+// and said in the log (at most once a minute, with the count, never the body
+// or the token). A body that is no EventList is answered 400 with one line.
+// A flood is absorbed, not held: a body is capped, so are the bodies read at
+// once (beyond, 429 and the apiserver's batch backend retries), the records of
+// a batch go to Redis in one pipeline, and a batch is answered only once they
+// are kept. requestObject and responseObject are parsed with the rest of the
+// JSON and then dropped: no record has a field for them.
+//
+//   options.addHandler(auditRoutes({ tokens, records, kinds, log }));
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
+import { sameText } from "../../model/same-text.ts";
+import type { WriteRecord } from "../../model/write-record.ts";
+import type { WriteRecords } from "../../state/write-records.ts";
+import { isFinishedWrite, parseEventList, recordOfEvent, resourceOf } from "./audit-event-record.ts";
+import type { AuditKinds } from "./audit-kinds.ts";
+
+/** Larger than the batch an apiserver sends with --audit-webhook-truncate-enabled (10 MiB at most). */
+export const MAX_AUDIT_BODY = 12 << 20;
+/** The bodies read at one time, in bytes: what a flood can hold in memory, whatever its rate. */
+export const MAX_AUDIT_IN_FLIGHT = 48 << 20;
+const PATH = /^\/attribution\/audit\/([A-Za-z0-9._-]{1,253})$/;
+/** At most one log line a minute about refused posts, with their count: a flood must not flood the log. */
+const REFUSAL_LOG_MS = 60_000;
+
+interface Log {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export function auditRoutes(params: {
+  /** Each cluster's token, as the registry names it (config/audit-tokens.ts). */
+  tokens: ReadonlyMap<string, string>;
+  /** Each cluster's client certificate CN, checked when the post came over TLS with a verified certificate. */
+  clientNames?: ReadonlyMap<string, string>;
+  records: WriteRecords;
+  kinds: AuditKinds;
+  log: Log;
+  maxBody?: number;
+  maxInFlight?: number;
+}) {
+  const { tokens, records, kinds, log } = params;
+  const maxBody = params.maxBody ?? MAX_AUDIT_BODY;
+  const maxInFlight = params.maxInFlight ?? MAX_AUDIT_IN_FLIGHT;
+  let inFlight = 0;
+  let refusedSince = 0;
+  let refusedCount = 0;
+  const refused = (cluster: string, why: string) => {
+    refusedCount++;
+    const now = Date.now();
+    if (now - refusedSince < REFUSAL_LOG_MS) return;
+    log.warn(
+      { cluster, refused: refusedCount },
+      `audit receiver: refused a post for cluster ${cluster} (401, ${why}); nothing kept`,
+    );
+    refusedSince = now;
+    refusedCount = 0;
+  };
+  // Said once per outage, not once per batch.
+  let failing = false;
+  const answer = (res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) =>
+    res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers }).end(`${text}\n`);
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    const path = (req.url ?? "").split("?")[0] ?? "";
+    if (!path.startsWith("/attribution/audit")) return false;
+    const match = PATH.exec(path);
+    // Probot's request log shows it redacted (cli/probot-log.ts withoutAuthorization).
+    const authorization = req.headers.authorization ?? "";
+    if (req.method !== "POST" || !match) {
+      req.resume();
+      answer(res, 404, "not found");
+      return true;
+    }
+    const cluster = match[1]!;
+    const expected = tokens.get(cluster);
+    const presented = /^Bearer (.+)$/i.exec(authorization)?.[1]?.trim();
+    const byToken = expected !== undefined && presented !== undefined && sameText(presented, expected);
+    const certified = params.clientNames?.get(cluster);
+    const byCertificate = certified !== undefined && certificateName(req) === certified;
+    if (!byToken && !byCertificate) {
+      const registered = expected !== undefined || certified !== undefined;
+      refused(
+        cluster,
+        !registered ? "no audit credential is registered for it" : presented ? "wrong token" : "no token",
+      );
+      req.resume();
+      answer(res, 401, "unauthorized");
+      return true;
+    }
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > maxBody) {
+      req.resume();
+      answer(res, 413, `body over ${maxBody} bytes: set --audit-webhook-truncate-enabled`, { connection: "close" });
+      return true;
+    }
+    const reserved = Math.max(declared, 64 << 10);
+    if (inFlight + reserved > maxInFlight) {
+      req.resume();
+      answer(res, 429, "busy: retry", { "retry-after": "1" });
+      return true;
+    }
+    inFlight += reserved;
+    try {
+      const body = await readBody(req, maxBody);
+      if (body === undefined) {
+        answer(res, 413, `body over ${maxBody} bytes: set --audit-webhook-truncate-enabled`, { connection: "close" });
+        return true;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body.toString("utf8"));
+      } catch {
+        answer(res, 400, "not JSON: expected an audit.k8s.io/v1 EventList");
+        return true;
+      }
+      const list = parseEventList(parsed);
+      parsed = undefined;
+      if (!list.ok) {
+        log.warn({ cluster }, `audit receiver: refused a post for cluster ${cluster} (400): ${list.reason}`);
+        answer(res, 400, list.reason);
+        return true;
+      }
+      const writes = list.events.filter(isFinishedWrite);
+      await kinds.learn(
+        cluster,
+        writes.map(resourceOf).filter((r) => r !== undefined),
+      );
+      const kept: WriteRecord[] = [];
+      for (const event of writes) {
+        const record = recordOfEvent(event, cluster, (group, resource) => kinds.kindOf(cluster, group, resource));
+        if (record) kept.push(record);
+      }
+      try {
+        await records.addMany(kept);
+        failing = false;
+      } catch (error) {
+        if (!failing) log.error({ err: error, cluster }, "audit receiver: could not keep the records of writes (503)");
+        failing = true;
+        // The apiserver's batch backend retries a 5xx with backoff, then drops the batch: the cluster never waits.
+        answer(res, 503, "could not keep the records: retry", { "retry-after": "1" });
+        return true;
+      }
+      answer(res, 200, `kept ${kept.length} of ${list.events.length}`);
+      return true;
+    } finally {
+      inFlight -= reserved;
+    }
+  };
+}
+
+/** The CN of the client certificate the TLS layer verified against the client CA, or undefined. */
+function certificateName(req: IncomingMessage): string | undefined {
+  const socket = req.socket as TLSSocket;
+  if (typeof socket.getPeerCertificate !== "function" || !socket.authorized) return undefined;
+  const cn = socket.getPeerCertificate().subject?.CN;
+  return typeof cn === "string" ? cn : undefined;
+}
+
+/** The body, or undefined when it grows past `max` (the rest is drained, not kept). */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= max) chunks.push(chunk);
+      else chunks.length = 0;
+    });
+    req.on("end", () => resolve(size <= max ? Buffer.concat(chunks) : undefined));
+    req.on("error", reject);
+  });
+}
