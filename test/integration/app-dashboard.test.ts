@@ -60,7 +60,9 @@ function ticked(body: string, id: string): string {
 const operations = (from: number) => github.requests.slice(from).map((r) => r.operationId);
 
 describe("the tracking issue as a dashboard", () => {
-  it("acts once on each box a writer ticks, on just the ticked items, unticks it and says who asked for what", { timeout: 180_000 }, async () => {
+  it("acts once on each box a writer ticks, on just the ticked items, unticks it and says who asked for what", {
+    timeout: 180_000,
+  }, async () => {
     s = scenario({ files: { "manifests/web.yaml": web, "manifests/config.yaml": config }, target: { mode: "warn" } });
     await s.applyGit();
     const ns = s.namespace;
