@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments, stringify } from "yaml";
+import { loadClusterRegistryText } from "../../src/config/cluster-registry.ts";
 import { kubectl, uniqueName } from "../helpers/cluster.ts";
 import { deleteNamespaces, type Obj } from "../helpers/controllers.ts";
 import { chartDir, helm, removeHelmHome, template, valuesFile } from "../helpers/helm.ts";
@@ -220,6 +221,53 @@ describe("charts/undrift: lint and render", () => {
       "deployment.apps/remote-undrift-worker-eu serverside-applied (server dry run)",
       "deployment.apps/remote-undrift-worker-us serverside-applied (server dry run)",
     ]);
+  });
+
+  it("self-managed clusters: the audit token Secret is mounted in the web pods only, and the registry names its file", async () => {
+    const values = {
+      clusters: {
+        "prod-eu": { ...remote.clusters["prod-eu"], audit: { tokenSecret: { name: "prod-eu-audit" } } },
+        "prod-us": { ...remote.clusters["prod-us"], audit: { clientCertificate: { commonName: "prod-us-apiserver" } } },
+      },
+      workers: remote.workers,
+      attribution: {
+        recorder: {
+          port: 8443,
+          tlsSecret: "undrift-recorder-tls",
+          existingSecret: "undrift-recorder",
+          clientCaSecret: "undrift-audit-ca",
+        },
+      },
+    };
+    const yaml = await template("audit", namespace, values);
+    const list = objects(yaml);
+    const text = find(list, "ConfigMap", "audit-undrift-clusters")!.data["clusters.yaml"] as string;
+    // undrift's own registry loader takes what the chart renders.
+    const registry = loadClusterRegistryText(text, "clusters.yaml");
+    expect(registry.clusters["prod-eu"]?.audit).toEqual({ token: { file: "/etc/undrift/audit/prod-eu/token" } });
+    expect(registry.clusters["prod-us"]?.audit).toEqual({ clientCertificate: { commonName: "prod-us-apiserver" } });
+    const web = find(list, "Deployment", "audit-undrift-web")!.spec.template.spec;
+    expect(web.volumes.filter((v: Obj) => v.secret?.secretName === "prod-eu-audit")).toEqual([
+      {
+        name: expect.stringMatching(/^audit-prod-eu-[0-9a-f]{8}$/),
+        secret: { secretName: "prod-eu-audit", items: [{ key: "token", path: "token" }] },
+      },
+    ]);
+    expect(web.containers[0].volumeMounts).toContainEqual({
+      name: expect.stringMatching(/^audit-prod-eu-[0-9a-f]{8}$/),
+      mountPath: "/etc/undrift/audit/prod-eu",
+      readOnly: true,
+    });
+    expect(web.containers[0].env).toContainEqual({
+      name: "UNDRIFT_RECORDER_CLIENT_CA_FILE",
+      value: "/etc/undrift/recorder-client-ca/ca.crt",
+    });
+    for (const worker of ["audit-undrift-worker-eu", "audit-undrift-worker-us"]) {
+      const spec = find(list, "Deployment", worker)!.spec.template.spec;
+      expect(JSON.stringify(spec)).not.toMatch(/prod-eu-audit|undrift-audit-ca/);
+    }
+    const applied = await dryRun(yaml);
+    expect(applied).toContain("deployment.apps/audit-undrift-web serverside-applied (server dry run)");
   });
 
   it("ingress, NetworkPolicy, ServiceMonitor, PrometheusRule, dashboard and status page on: all accepted by the API server", async () => {

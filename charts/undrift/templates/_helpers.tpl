@@ -102,6 +102,13 @@ kubeconfig-{{ . | lower | replace "_" "-" | replace "." "-" | trunc 40 | trimSuf
 {{- $_ := set $entry "kubeconfig" (include "undrift.kubeconfigPath" $name) }}
 {{- with $c.context }}{{ $_ := set $entry "context" . }}{{ end }}
 {{- end }}
+{{- with $c.audit }}
+{{- if .tokenSecret }}
+{{- $_ := set $entry "audit" (dict "token" (dict "file" (printf "%s/token" (include "undrift.auditDir" $name)))) }}
+{{- else }}
+{{- $_ := set $entry "audit" (dict "clientCertificate" (dict "commonName" .clientCertificate.commonName)) }}
+{{- end }}
+{{- end }}
 {{- $_ := set $clusters $name $entry }}
 {{- end }}
 {{- $registry := dict "clusters" $clusters }}
@@ -122,6 +129,16 @@ kubeconfig-{{ . | lower | replace "_" "-" | replace "." "-" | trunc 40 | trimSuf
 {{/* Where a notification channel's Secret is mounted in the workers: its URL (and a webhook's HMAC key) as files, read at each send. */}}
 {{- define "undrift.channelDir" -}}
 /etc/undrift/channels/{{ . }}
+{{- end }}
+
+{{/* Where a cluster's audit webhook token is mounted in the web pods (only they receive audit events). */}}
+{{- define "undrift.auditDir" -}}
+/etc/undrift/audit/{{ . }}
+{{- end }}
+
+{{/* A cluster's audit token volume: a DNS label whatever the cluster's name, kept unique by its hash. */}}
+{{- define "undrift.auditVolume" -}}
+audit-{{ . | lower | replace "_" "-" | replace "." "-" | trunc 40 | trimSuffix "-" }}-{{ . | sha256sum | trunc 8 }}
 {{- end }}
 
 {{/* A channel's volume: a DNS label whatever the channel's name, kept unique by its hash. */}}
