@@ -2,6 +2,8 @@
 // field, no codify for what codify cannot handle, snoozes and the log shown,
 // and a large target folded under GitHub's body limit with every box shown
 // still carrying its marker.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { DriftReport, ResourceReport } from "../../../../src/model/types.ts";
 import { dashboardBoxes, renderDashboard } from "../../../../src/report/app/dashboard-body.ts";
@@ -53,8 +55,15 @@ describe("renderDashboard", () => {
       log,
       maxLength: 30_000,
     });
-    // The README's example dashboard is this snapshot.
     expect(text).toMatchSnapshot();
+    // The README shows this output quoted, so GitHub renders it as in the issue; it must not drift from it.
+    const readme = readFileSync(join(import.meta.dirname, "../../../../README.md"), "utf8");
+    expect(readme).toContain(
+      text
+        .split("\n")
+        .map((line) => (line ? `> ${line}` : ">"))
+        .join("\n"),
+    );
     const ref = { apiVersion: "apps/v1", kind: "Deployment", namespace: "shop", name: "web" };
     const boxes = readBoxes(text);
     expect(boxes.map((b) => b.action)).toEqual([
