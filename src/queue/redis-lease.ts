@@ -43,6 +43,8 @@ export function holdRedisLease(params: {
   const tick = async () => {
     // A connection that waits out an outage holds a renewal until Redis is back: no second one piles up behind it.
     if (busy) return;
+    // Not connected yet (or again): nothing to send; the `ready` event tries at once.
+    if (redis.status !== "ready" && !held) return;
     busy = true;
     try {
       const ok = held
@@ -51,12 +53,16 @@ export function holdRedisLease(params: {
       if (!stopped) set(ok);
     } catch (error) {
       // Redis away: the lease cannot be renewed, so by the time it is back another process may hold it.
-      params.log?.warn({ err: error, key }, `lease ${key} not renewed`);
+      // Said once, when it is lost, not on every try while Redis stays away.
+      if (held) params.log?.warn({ err: error, key }, `lease ${key} not renewed`);
       if (!stopped) set(false);
     } finally {
       busy = false;
     }
   };
+  // At once, and again each time the connection is (re)established, so a restarted Redis is not left without a holder.
+  const onReady = () => void tick();
+  redis.on("ready", onReady);
   void tick();
   const timer = setInterval(() => void tick(), Math.max(100, Math.floor(ttlMs / 3)));
   timer.unref();
@@ -67,6 +73,7 @@ export function holdRedisLease(params: {
     async release() {
       stopped = true;
       clearInterval(timer);
+      redis.off("ready", onReady);
       if (held) {
         held = false;
         onChange(false);

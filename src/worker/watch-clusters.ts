@@ -44,9 +44,14 @@ export function watchClusters(params: {
     watch: watching,
     onChange: (cluster, change) => triggers.changed(cluster, change.object),
   });
+  // The leases' own connection fails fast while Redis is away (the worker's waits it out): a renewal that
+  // cannot be sent means the lease may lapse, and a pending one must not hold up the process's shutdown.
+  // Its errors are the outage the worker's connection already reports once.
+  const redis = params.connection.duplicate({ maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on("error", () => undefined);
   for (const cluster of params.clusters) {
     const lease = holdRedisLease({
-      redis: params.connection,
+      redis,
       key: `${queues.prefix}:watch-lease:${encodeURIComponent(cluster)}`,
       log,
       ...(params.leaseTtlMs !== undefined ? { ttlMs: params.leaseTtlMs } : {}),
@@ -65,6 +70,7 @@ export function watchClusters(params: {
       triggers.close();
       await Promise.all([...leases.values()].map((lease) => lease.release()));
       sessions.close();
+      redis.disconnect();
     },
   };
 }
