@@ -93,7 +93,7 @@ export class KubeClient {
       await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter!, maxRetryAfterSeconds) * 1000));
       ({ status, text, retryAfter, etag } = await this.counted(url, options, payload));
     }
-    if (status >= 400) throw this.statusError(req, status, text);
+    if (status >= 400) throw this.statusError(req.method, req.path, status, text);
     if (status === 304) return { notModified: true, ...(etag ? { etag } : {}) };
     return { body: (text ? JSON.parse(text) : undefined) as T, notModified: false, ...(etag ? { etag } : {}) };
   }
@@ -124,7 +124,9 @@ export class KubeClient {
         if (status >= 300) {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () => reject(this.statusError(req, status, Buffer.concat(chunks).toString("utf8"))));
+          // Named WATCH, as the API server's RBAC names the verb (`cannot watch resource "configmaps"`).
+          const text = () => Buffer.concat(chunks).toString("utf8");
+          res.on("end", () => reject(this.statusError("WATCH", req.path, status, text())));
           res.on("error", (error) => reject(failed(error)));
           return;
         }
@@ -212,12 +214,12 @@ export class KubeClient {
   }
 
   /** The typed error of an error status. */
-  private statusError(req: KubeRequest, status: number, text: string): KubeApiError {
+  private statusError(verb: string, path: string, status: number, text: string): KubeApiError {
     // Errors are a Status object, except some from the HTTP layer ("404 page not found" for a kind that just went away).
     const body = parseStatus(text);
     const reason = body?.reason ?? String(status);
     const message = body?.message ?? text.slice(0, 500).trim();
-    const params = { status, reason, message, verb: req.method, path: req.path, details: body?.details };
+    const params = { status, reason, message, verb, path, details: body?.details };
     // Every request of the scan would be refused the same way: say which credentials, once, for the whole cluster.
     if (status === 401) return new ClusterIdentityError({ ...params, identity: this.identity });
     return new KubeApiError(params);

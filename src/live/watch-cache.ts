@@ -74,8 +74,10 @@ export class WatchCache {
     entry.usedAt = this.now();
     const { watch } = entry;
     await watch.synced;
+    // A kind the identity may list but not watch is refused only after its LIST: the WATCH is asked after it.
+    const current = await watch.whenCurrent(this.waitMs);
     if (watch.refusal && watch.state === "refused") return { source: "refused", refusal: watch.refusal };
-    if (!(await watch.whenCurrent(this.waitMs)) || this.stopped) return { source: "unsynced" };
+    if (!current || this.stopped) return { source: "unsynced" };
     if (!metadataOnly) this.dropMetadata(resource, selector);
     return { source: "watch", objects: watch.objects() };
   }

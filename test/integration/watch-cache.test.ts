@@ -4,11 +4,11 @@
 // cut resumes where it was and shows what changed during the outage; and a
 // scan answered from the watches sends no LIST and finds the drift a LIST
 // would. The shared API server is never touched: the cut is a proxy's.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { parse, stringify } from "yaml";
 import { writeKubeconfigFor } from "../../scripts/cluster/kubeconfig.ts";
 import { ClusterSession } from "../../src/live/cluster-session.ts";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
@@ -245,5 +245,43 @@ describe("a watch that expires", () => {
     );
     expect(seen).toEqual(["a:nginx"]);
     expect(cache.stats()).toMatchObject({ expired: 1, lists: 2 });
+  });
+});
+
+describe("an identity that may list a kind but not watch it", () => {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    await Promise.all(cleanups.splice(0).map((c) => c().catch(() => undefined)));
+  });
+
+  it("gets that kind LISTed, and the scan's sources name it as refused", async () => {
+    const owner = uniqueName("o");
+    const ns = await configMaps(owner, ["a"]);
+    const role = uniqueName("undrift-no-watch");
+    await kubectl(["-n", ns, "create", "serviceaccount", "lister"]);
+    await kubectl(["create", "clusterrole", role, "--verb=get,list", "--resource=configmaps"]);
+    cleanups.push(() => kubectl(["delete", "clusterrole", role]));
+    await kubectl(["create", "clusterrolebinding", role, `--clusterrole=${role}`, `--serviceaccount=${ns}:lister`]);
+    cleanups.push(() => kubectl(["delete", "clusterrolebinding", role]));
+    const token = (await kubectl(["-n", ns, "create", "token", "lister", "--duration=10m"])).trim();
+    scratch = mkdtempSync(join(tmpdir(), "undrift-watch-"));
+    const file = join(scratch, "lister.kubeconfig");
+    const config = parse(readFileSync(kubeconfigPath(), "utf8")) as {
+      users: Array<{ name: string; user: Record<string, unknown> }>;
+    };
+    for (const user of config.users) user.user = { token };
+    writeFileSync(file, stringify(config), { mode: 0o600 });
+    const kubeConfig = loadKubeconfig({ kubeconfig: file });
+    cache = new WatchCache({ kubeConfig });
+    const session = new ClusterSession(kubeConfig, { shareLists: true, watches: cache, discoveryCache: undefined });
+
+    const tracked = await session.listTracked(`app.test/owner=${owner}`, Promise.resolve(new Set(["/ConfigMap"])));
+    // Found all the same, by a LIST; and said: the ConfigMaps are LISTed on every scan.
+    expect([...tracked.objects.keys()].filter((k) => k.includes(ns))).toHaveLength(1);
+    const refused = (tracked.sources?.refused ?? []).map(
+      (r) => `${r.resource.kind} ${r.refusal.verb} ${r.refusal.status}`,
+    );
+    expect(refused).toContain("ConfigMap WATCH 403");
+    expect(tracked.sources?.watched).toBe(0);
   });
 });
