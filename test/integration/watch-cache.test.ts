@@ -11,11 +11,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { writeKubeconfigFor } from "../../scripts/cluster/kubeconfig.ts";
 import { ClusterSession } from "../../src/live/cluster-session.ts";
+import { listObjectsAt } from "../../src/live/list-objects.ts";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
+import { mapLimit } from "../../src/live/map-limit.ts";
 import { WatchCache } from "../../src/live/watch-cache.ts";
 import type { KubeObject } from "../../src/model/types.ts";
 import { runScan } from "../../src/stages/scan/scan-target.ts";
-import { kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
+import { client, kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
 import { type CutProxy, startCutProxy } from "../helpers/cut-proxy.ts";
 import { webDeployment } from "../helpers/manifests.ts";
 import { waitFor } from "../helpers/redis.ts";
@@ -190,22 +192,26 @@ describe("a watch cache of a cluster", () => {
 
 describe("a watch that expires", () => {
   // The API server keeps a window of recent changes per kind (its watch cache); a watch resumed from before
-  // that window is answered 410 Gone. PodTemplates are a kind nothing else in the test cluster writes, so a
-  // hundred and fifty changes, made once the window's events are older than the server keeps them for sure
-  // (75 s), push the watch's resourceVersion out of it while its connection is cut.
-  it("is answered 410 on resume, lists again, and shows what changed meanwhile", { timeout: 240_000 }, async () => {
+  // that window is answered 410 Gone. Once the window's events are older than the server keeps them for
+  // sure (75 s), changes to a PodTemplate (a kind nothing else in the test cluster writes much) push the
+  // watch's resourceVersion out of it while its connection is cut: a watch from a resourceVersion read
+  // after the cache's LIST is asked after each hundred changes, until the server answers it 410.
+  it("is answered 410 on resume, lists again, and shows what changed meanwhile", { timeout: 300_000 }, async () => {
     const owner = uniqueName("o");
     const selector = `app.test/owner=${owner}`;
     const ns = uniqueName("watch");
     namespaces.push(ns);
     await kubectl(["create", "namespace", ns]);
-    const template = (name: string, labelled: boolean) => ({
+    const template = (name: string, labelled: boolean, image = "busybox") => ({
       apiVersion: "v1",
       kind: "PodTemplate",
       metadata: { name, namespace: ns, ...(labelled ? { labels: { "app.test/owner": owner } } : {}) },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "busybox" }] } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image }] } },
     });
-    await kubectl(["apply", "-f", "-"], JSON.stringify(template("a", true)));
+    const admin = client();
+    const path = `/api/v1/namespaces/${ns}/podtemplates`;
+    await admin.send({ method: "POST", path, body: template("a", true) });
+    await admin.send({ method: "POST", path, body: template("churn", false) });
     const server = (
       parse(await kubectl(["config", "view", "--minify", "-o", "yaml"])) as {
         clusters: Array<{ cluster: { server: string } }>;
@@ -226,14 +232,37 @@ describe("a watch that expires", () => {
       );
     };
     expect(await images()).toEqual(["a:busybox"]);
+    const { resourceVersion } = await listObjectsAt({ client: admin, resource, namespace: ns });
 
     await proxy.cut();
     await new Promise((resolve) => setTimeout(resolve, 80_000));
-    const changed = template("a", true);
-    changed.template.spec.containers[0]!.image = "nginx";
-    await kubectl(["apply", "-f", "-"], JSON.stringify(changed));
-    const churn = Array.from({ length: 150 }, (_, i) => template(`churn-${i}`, false));
-    await kubectl(["apply", "-f", "-"], JSON.stringify({ apiVersion: "v1", kind: "List", items: churn }));
+    await admin.send({ method: "PUT", path: `${path}/a`, body: template("a", true, "nginx") });
+    const expired = async () => {
+      let gone = false;
+      const stream = await admin
+        .watch({ method: "GET", path, query: { watch: 1, resourceVersion, timeoutSeconds: 1 } }, (event) => {
+          if (event.type === "ERROR" && event.object.code === 410) gone = true;
+        })
+        .catch((error: unknown) => {
+          if ((error as { status?: number }).status === 410) gone = true;
+          return undefined;
+        });
+      await stream?.ended;
+      return gone;
+    };
+    for (let batch = 0; batch < 20 && !(await expired()); batch++) {
+      await mapLimit(
+        Array.from({ length: 100 }, (_, i) => i),
+        8,
+        (i) =>
+          admin.send({
+            method: "PATCH",
+            path: `${path}/churn`,
+            contentType: "application/merge-patch+json",
+            body: { metadata: { annotations: { churn: `${batch}-${i}` } } },
+          }),
+      );
+    }
     await proxy.restore();
     const seen = await waitFor(
       "the change made while the watch was cut",
