@@ -121,12 +121,12 @@ export interface RequestCounts {
   raw: number;
 }
 
-/** Sums `apiserver_request_total` from the API server's /metrics (as the kubeconfig's admin identity). */
-export async function scrapeRequestTotal(kc: KubeConfig): Promise<RequestCounts> {
+/** The API server's /metrics text (as the kubeconfig's admin identity). */
+async function scrapeMetrics(kc: KubeConfig): Promise<string> {
   const server = kc.getCurrentCluster()!.server.replace(/\/+$/, "");
   const options: import("node:https").RequestOptions = { method: "GET", headers: { accept: "text/plain" } };
   await kc.applyToHTTPSOptions(options);
-  const text = await new Promise<string>((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     const req = request(new URL(`${server}/metrics`), options, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
@@ -140,6 +140,11 @@ export async function scrapeRequestTotal(kc: KubeConfig): Promise<RequestCounts>
     req.on("error", reject);
     req.end();
   });
+}
+
+/** Sums `apiserver_request_total` from the API server's /metrics (as the kubeconfig's admin identity). */
+export async function scrapeRequestTotal(kc: KubeConfig): Promise<RequestCounts> {
+  const text = await scrapeMetrics(kc);
   const counts: RequestCounts = { requests: 0, raw: 0 };
   for (const line of text.split("\n")) {
     const m = /^apiserver_request_total\{(.*)\} (\S+)$/.exec(line);
@@ -149,6 +154,27 @@ export async function scrapeRequestTotal(kc: KubeConfig): Promise<RequestCounts>
     if (!isBackground(m[1]!)) counts.requests += value;
   }
   return counts;
+}
+
+/**
+ * `apiserver_request_total` by verb (LIST, GET, WATCH, PATCH, ...), without the server's own lease and endpoints
+ * series; dry-runs apart, and requests for no resource (discovery, /metrics) as `GET (non-resource)`.
+ */
+export async function scrapeRequestsByVerb(kc: KubeConfig): Promise<Record<string, number>> {
+  const text = await scrapeMetrics(kc);
+  const byVerb: Record<string, number> = {};
+  for (const line of text.split("\n")) {
+    const m = /^apiserver_request_total\{(.*)\} (\S+)$/.exec(line);
+    if (!m) continue;
+    const labels = m[1]!;
+    if (/resource="(leases|endpoints)",scope="resource"/.test(labels)) continue;
+    const verb = /verb="([^"]*)"/.exec(labels)?.[1] ?? "?";
+    const resource = /resource="([^"]*)"/.exec(labels)?.[1] ?? "";
+    const dryRun = /dry_run="All"/.test(labels);
+    const key = dryRun ? `${verb} (dry-run)` : resource ? verb : `${verb} (non-resource)`;
+    byVerb[key] = (byVerb[key] ?? 0) + Number(m[2]);
+  }
+  return byVerb;
 }
 
 export function delta(before: RequestCounts, after: RequestCounts): RequestCounts {

@@ -13,6 +13,7 @@ import { type ScanWorkers, startScanWorkers } from "../queue/scan-worker.ts";
 import { watchQueueDepths } from "../queue/watch-queue-depths.ts";
 import { sendNotification } from "../worker/notify/send-notification.ts";
 import { scanHandlers } from "../worker/scan-handlers.ts";
+import { watchClusters } from "../worker/watch-clusters.ts";
 
 /** Starts the workers; `clusters` must be names in the registry (default: all of them). */
 export function startWorkers(params: {
@@ -43,6 +44,9 @@ export function startWorkers(params: {
     name: "undrift-worker",
     log: params.log,
   });
+  // The cluster's watches live as long as the process, held by one worker process per cluster: scheduled
+  // scans are answered from them without LISTs, and a change they see queues its target's scan.
+  const watching = watchClusters({ queues: params.queues, connection, clusters, log: params.log });
   const workers = startScanWorkers({
     queues: params.queues,
     clusters,
@@ -55,6 +59,8 @@ export function startWorkers(params: {
       registry,
       snapshotDir: env.snapshotDir,
       log: params.log,
+      sessions: watching.sessions,
+      triggers: watching.triggers,
     }),
   });
   // Notifications are sent by any worker process of a server that defines channels; every such process shares the queue.
@@ -80,6 +86,7 @@ export function startWorkers(params: {
     async close(options) {
       unwatch();
       await Promise.all([workers.close(options), notifier?.close(options)]);
+      await watching.close();
       await connection.quit();
       params.log.info({ clusters }, `undrift workers stopped for ${clusters.join(", ")}`);
     },

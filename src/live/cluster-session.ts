@@ -18,6 +18,11 @@
 // scan gets its own copies of the objects, so no scan sees another's edits.
 // LISTs are kept per kind, in full or metadata only: a metadata LIST is answered
 // from a full one of the same kind when the session has it.
+//
+// With `watches` (a worker's WatchCache of the cluster), a LIST is answered
+// from the cluster's watch of that kind when it is current, and sent only when
+// it is not (or the identity may not watch the kind); each scan's Tracked says
+// which kinds came from where.
 import type { KubeConfig } from "@kubernetes/client-node";
 import { matchesSelector } from "../config/matches-selector.ts";
 import { parseLabelSelector } from "../config/parse-label-selector.ts";
@@ -26,22 +31,33 @@ import { applyObject } from "./apply-object.ts";
 import { createObject } from "./create-object.ts";
 import { type ApiResource, discover, type ResourceIndex } from "./discovery.ts";
 import { DiscoveryCache } from "./discovery-cache.ts";
-import { listTracked, type Tracked } from "./fetch-live.ts";
+import type { KubeApiError } from "./errors.ts";
+import { type ListSources, listTracked, type Tracked } from "./fetch-live.ts";
 import { KubeClient } from "./kube-client.ts";
 import { listObjects } from "./list-objects.ts";
+import type { WatchCache } from "./watch-cache.ts";
+
+/** One kind's LIST, and where it came from: a current watch, or the API server (with why, when a watch was refused). */
+interface Listed {
+  objects: KubeObject[];
+  source: "watch" | "list";
+  refusal?: KubeApiError;
+}
 
 export class ClusterSession {
   readonly client: KubeClient;
   private readonly shareLists: boolean;
   private readonly cache: DiscoveryCache | undefined;
   private index?: Promise<ResourceIndex>;
-  private readonly lists = new Map<string, Promise<KubeObject[]>>();
+  private readonly lists = new Map<string, Promise<Listed>>();
+  private readonly watches: WatchCache | undefined;
   private readonly dryRuns = new Map<string, Promise<KubeObject>>();
 
   constructor(
     kubeConfig: KubeConfig,
-    options: { shareLists?: boolean; discoveryCache?: DiscoveryCache | undefined } = {},
+    options: { shareLists?: boolean; discoveryCache?: DiscoveryCache | undefined; watches?: WatchCache } = {},
   ) {
+    this.watches = options.watches;
     this.client = new KubeClient(kubeConfig);
     this.shareLists = options.shareLists ?? false;
     this.cache = "discoveryCache" in options ? options.discoveryCache : DiscoveryCache.fromEnv();
@@ -65,11 +81,20 @@ export class ClusterSession {
 
   /** Every object carrying `selector`: in full for the kinds in `declared`, metadata only for the rest. */
   async listTracked(selector: string, declared: Promise<Set<string>>, index?: ResourceIndex): Promise<Tracked> {
-    return listTracked({
+    const sources: ListSources = { watched: 0, listed: 0, refused: [] };
+    const tracked = await listTracked({
       index: index ?? (await this.discover()),
       declared,
-      list: (resource, metadataOnly) => this.listKind(resource, selector, metadataOnly),
+      list: async (resource, metadataOnly) => {
+        const listed = await this.listKind(resource, selector, metadataOnly);
+        if (listed.source === "watch") sources.watched++;
+        else sources.listed++;
+        if (listed.refusal) sources.refused.push({ resource, refusal: listed.refusal });
+        return listed.objects;
+      },
     });
+    if (this.watches) tracked.sources = sources;
+    return tracked;
   }
 
   /** A server-side dry-run apply (force) of `object`: what applying it would leave. Each caller gets its own copy. */
@@ -100,29 +125,37 @@ export class ClusterSession {
   }
 
   /** One kind's objects carrying `selector`; each caller gets its own copies when the session is shared. */
-  private async listKind(resource: ApiResource, selector: string, metadataOnly: boolean): Promise<KubeObject[]> {
+  private async listKind(resource: ApiResource, selector: string, metadataOnly: boolean): Promise<Listed> {
     const requirements = parseLabelSelector(selector);
     const only = requirements.length === 1 ? requirements[0] : undefined;
     if (!this.shareLists || only?.operator !== "=") return this.list(resource, selector, metadataOnly);
     const all = await this.list(resource, only.key, metadataOnly);
-    return all.filter((o) => matchesSelector(o.metadata.labels, requirements)).map((o) => structuredClone(o));
+    const objects = all.objects
+      .filter((o) => matchesSelector(o.metadata.labels, requirements))
+      .map((o) => structuredClone(o));
+    return { ...all, objects };
   }
 
   /** The LIST of one kind by `selector`, sent on first use. */
-  private list(resource: ApiResource, selector: string, metadataOnly: boolean): Promise<KubeObject[]> {
+  private list(resource: ApiResource, selector: string, metadataOnly: boolean): Promise<Listed> {
     const kind = `${resource.group}/${resource.version}/${resource.resource}|${selector}`;
     const fullList = this.lists.get(`full|${kind}`);
     if (metadataOnly && fullList) return fullList;
     const key = `${metadataOnly ? "metadata" : "full"}|${kind}`;
     let answer = this.lists.get(key);
     if (!answer) {
-      answer = this.remember(
-        listObjects({ client: this.client, resource, labelSelector: selector, metadataOnly }),
-        () => this.lists.delete(key),
-      );
+      answer = this.remember(this.fetchList(resource, selector, metadataOnly), () => this.lists.delete(key));
       this.lists.set(key, answer);
     }
     return answer;
+  }
+
+  /** From the cluster's watch when it is current, else a LIST. */
+  private async fetchList(resource: ApiResource, selector: string, metadataOnly: boolean): Promise<Listed> {
+    const cached = await this.watches?.objects(resource, selector, metadataOnly);
+    if (cached?.source === "watch") return { objects: cached.objects, source: "watch" };
+    const objects = await listObjects({ client: this.client, resource, labelSelector: selector, metadataOnly });
+    return { objects, source: "list", ...(cached?.source === "refused" ? { refusal: cached.refusal } : {}) };
   }
 
   /** A failed answer is forgotten, so the next scan asks again rather than inheriting a passing outage. */

@@ -24,6 +24,16 @@ export interface Tracked {
   /** Keys of the objects held as metadata only (a kind the target does not declare). */
   partial: Set<string>;
   unlisted: Map<string, { resource: ApiResource; error: KubeApiError }>;
+  /** With a worker's watch cache: how many kinds came from its watches, how many were LISTed, and which it may not watch. */
+  sources?: ListSources;
+}
+
+/** Where one scan's kinds came from (ClusterSession with a WatchCache). */
+export interface ListSources {
+  watched: number;
+  listed: number;
+  /** Kinds the identity may list but not watch (or neither): LISTed on every scan. */
+  refused: Array<{ resource: ApiResource; refusal: KubeApiError }>;
 }
 
 /** One kind's objects carrying the selector; `metadataOnly` asks for PartialObjectMetadata. */

@@ -6,6 +6,7 @@ import type { ClientRequest, IncomingMessage } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
 import type { Socket } from "node:net";
 import type { KubeConfig } from "@kubernetes/client-node";
+import type { KubeObject } from "../model/types.ts";
 import { connectionError } from "./connection-error.ts";
 import {
   type ClientIdentity,
@@ -38,6 +39,12 @@ export interface KubeRequest {
   accept?: string;
   /** Further request headers (If-None-Match for a cached discovery document). */
   headers?: Record<string, string>;
+}
+
+/** One line of a WATCH stream; an ERROR's object is a Status (code 410: the resourceVersion is too old). */
+export interface WatchEvent {
+  type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+  object: KubeObject & { code?: number; reason?: string; message?: string };
 }
 
 const maxAttempts = 5;
@@ -78,6 +85,105 @@ export class KubeClient {
    * and has no body.
    */
   async sendConditional<T = unknown>(req: KubeRequest): Promise<{ body?: T; etag?: string; notModified: boolean }> {
+    const { url, options, payload } = await this.prepare(req, this.timeoutMs);
+    let { status, text, retryAfter, etag } = await this.counted(url, options, payload);
+    // As client-go does: the server asks to come back later (429, or 5xx with Retry-After) while it
+    // is busy or, for a CRD created a moment ago, while its storage initializes.
+    for (let attempt = 1; attempt < maxAttempts && retryAfter !== undefined; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter!, maxRetryAfterSeconds) * 1000));
+      ({ status, text, retryAfter, etag } = await this.counted(url, options, payload));
+    }
+    if (status >= 400) throw this.statusError(req.method, req.path, status, text);
+    if (status === 304) return { notModified: true, ...(etag ? { etag } : {}) };
+    return { body: (text ? JSON.parse(text) : undefined) as T, notModified: false, ...(etag ? { etag } : {}) };
+  }
+
+  /**
+   * Opens a WATCH (`req.query` carries `watch=1` and its resourceVersion): resolves once the server answered
+   * 200, with the open stream; an error status throws KubeApiError as send does. Each event line goes to
+   * `onEvent`; `ended` resolves when the stream ends: undefined when the server closed it (its timeout),
+   * the error when the connection broke or said nothing for `idleMs` (bookmarks come about once a minute).
+   */
+  async watch(
+    req: KubeRequest,
+    onEvent: (event: WatchEvent) => void,
+    options: { idleMs?: number } = {},
+  ): Promise<{ ended: Promise<Error | undefined>; stop(): void }> {
+    const prepared = await this.prepare(req, options.idleMs ?? 90_000);
+    this.requests++;
+    const failed = (error: unknown) => connectionError({ error, server: this.server, ...this.identity });
+    const send = prepared.url.protocol === "http:" ? httpRequest : httpsRequest;
+    return new Promise((resolve, reject) => {
+      let finish: (error: Error | undefined) => void = () => undefined;
+      const ended = new Promise<Error | undefined>((done) => {
+        finish = done;
+      });
+      let stopped = false;
+      const onResponse = (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300) {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          // Named WATCH, as the API server's RBAC names the verb (`cannot watch resource "configmaps"`).
+          const text = () => Buffer.concat(chunks).toString("utf8");
+          res.on("end", () => reject(this.statusError("WATCH", req.path, status, text())));
+          res.on("error", (error) => reject(failed(error)));
+          return;
+        }
+        let pending = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          pending += chunk;
+          let newline = pending.indexOf("\n");
+          while (newline >= 0) {
+            const line = pending.slice(0, newline).trim();
+            pending = pending.slice(newline + 1);
+            newline = pending.indexOf("\n");
+            if (!line) continue;
+            try {
+              onEvent(JSON.parse(line) as WatchEvent);
+            } catch (error) {
+              // A line that is no JSON (a proxy's page) ends this watch as a broken one, never the process.
+              request.destroy(error instanceof Error ? error : new Error(String(error)));
+              return;
+            }
+          }
+        });
+        // A response cut short ends with `aborted` and `close` but no `end`: only `end` is the server's own close.
+        res.on("end", () => finish(undefined));
+        res.on("close", () => finish(stopped ? undefined : failed(new Error("the watch connection closed"))));
+        res.on("error", (error) => finish(failed(error)));
+        resolve({
+          ended,
+          stop: () => {
+            stopped = true;
+            request.destroy();
+          },
+        });
+      };
+      let request: ClientRequest;
+      try {
+        request = send(prepared.url, prepared.options, onResponse);
+      } catch (error) {
+        return reject(failed(error));
+      }
+      request.on("timeout", () =>
+        request.destroy(new Error(`the watch said nothing for ${prepared.options.timeout! / 1000}s`)),
+      );
+      request.on("socket", (socket) => this.boundHandshake(request, socket, prepared.url.protocol === "https:"));
+      request.on("error", (error) => {
+        reject(failed(error));
+        finish(stopped ? undefined : failed(error));
+      });
+      request.end();
+    });
+  }
+
+  /** The URL and options of `req`: query, headers, and the kubeconfig's credentials and TLS. */
+  private async prepare(
+    req: KubeRequest,
+    timeoutMs: number,
+  ): Promise<{ url: URL; options: RequestOptions; payload: string | undefined }> {
     const url = new URL(this.server + req.path);
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
@@ -94,7 +200,7 @@ export class KubeClient {
           ? {}
           : { "content-type": req.contentType ?? "application/json", "content-length": Buffer.byteLength(payload) }),
       },
-      timeout: this.timeoutMs,
+      timeout: timeoutMs,
     };
     await this.kubeConfig.applyToHTTPSOptions(options).catch((error: unknown) => {
       // A certificate or key file it names that cannot be read, an exec plugin that fails.
@@ -104,25 +210,19 @@ export class KubeClient {
       });
     });
     if (this.keepAlive) options.agent = keptAliveAgent(options);
-    let { status, text, retryAfter, etag } = await this.counted(url, options, payload);
-    // As client-go does: the server asks to come back later (429, or 5xx with Retry-After) while it
-    // is busy or, for a CRD created a moment ago, while its storage initializes.
-    for (let attempt = 1; attempt < maxAttempts && retryAfter !== undefined; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter!, maxRetryAfterSeconds) * 1000));
-      ({ status, text, retryAfter, etag } = await this.counted(url, options, payload));
-    }
-    if (status >= 400) {
-      // Errors are a Status object, except some from the HTTP layer ("404 page not found" for a kind that just went away).
-      const body = parseStatus(text);
-      const reason = body?.reason ?? String(status);
-      const message = body?.message ?? text.slice(0, 500).trim();
-      const params = { status, reason, message, verb: req.method, path: req.path, details: body?.details };
-      // Every request of the scan would be refused the same way: say which credentials, once, for the whole cluster.
-      if (status === 401) throw new ClusterIdentityError({ ...params, identity: this.identity });
-      throw new KubeApiError(params);
-    }
-    if (status === 304) return { notModified: true, ...(etag ? { etag } : {}) };
-    return { body: (text ? JSON.parse(text) : undefined) as T, notModified: false, ...(etag ? { etag } : {}) };
+    return { url, options, payload };
+  }
+
+  /** The typed error of an error status. */
+  private statusError(verb: string, path: string, status: number, text: string): KubeApiError {
+    // Errors are a Status object, except some from the HTTP layer ("404 page not found" for a kind that just went away).
+    const body = parseStatus(text);
+    const reason = body?.reason ?? String(status);
+    const message = body?.message ?? text.slice(0, 500).trim();
+    const params = { status, reason, message, verb, path, details: body?.details };
+    // Every request of the scan would be refused the same way: say which credentials, once, for the whole cluster.
+    if (status === 401) return new ClusterIdentityError({ ...params, identity: this.identity });
+    return new KubeApiError(params);
   }
 
   private async counted(url: URL, options: RequestOptions, payload: string | undefined) {

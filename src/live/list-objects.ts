@@ -20,23 +20,34 @@ export function collectionPath(r: ApiResource, namespace?: string): string {
   return namespace && r.namespaced ? `${base}/namespaces/${namespace}/${r.resource}` : `${base}/${r.resource}`;
 }
 
-export async function listObjects(params: {
+export interface ListParams {
   client: KubeClient;
   resource: ApiResource;
   namespace?: string;
   labelSelector?: string;
   /** Each item's metadata alone, without its managedFields (never compared for such an object). */
   metadataOnly?: boolean;
-}): Promise<KubeObject[]> {
+}
+
+export async function listObjects(params: ListParams): Promise<KubeObject[]> {
+  return (await listObjectsAt(params)).items;
+}
+
+/** As listObjects, with the list's resourceVersion: where a WATCH of the same objects starts. */
+export async function listObjectsAt(params: ListParams): Promise<{ items: KubeObject[]; resourceVersion: string }> {
   const { client, resource } = params;
   const path = collectionPath(resource, params.namespace);
   const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
   for (let attempt = 0; ; attempt++) {
     const items: KubeObject[] = [];
     let token: string | undefined;
+    let resourceVersion = "";
     try {
       do {
-        const page = await client.send<{ items: KubeObject[] | null; metadata?: { continue?: string } }>({
+        const page = await client.send<{
+          items: KubeObject[] | null;
+          metadata?: { continue?: string; resourceVersion?: string };
+        }>({
           method: "GET",
           path,
           query: { limit: pageSize, continue: token, labelSelector: params.labelSelector },
@@ -50,8 +61,10 @@ export async function listObjects(params: {
           items.push(Object.assign({ ...typeMeta }, item, typeMeta));
         }
         token = page.metadata?.continue || undefined;
+        // Every page of one LIST is read at the first page's resourceVersion.
+        resourceVersion ||= page.metadata?.resourceVersion ?? "";
       } while (token);
-      return items;
+      return { items, resourceVersion };
     } catch (error) {
       const expired = error instanceof KubeApiError && error.status === 410;
       if (!expired || attempt >= 2) throw error;

@@ -138,4 +138,10 @@ export interface ScanStats {
   dryRuns: number;
   /** The objects Git declares for the target (rendered), compared or not: a kind that could not be read leaves its objects out of `resources`. */
   desired: number;
+  /**
+   * In the app's worker, which answers LISTs from its watches of the cluster: how many kinds came from a
+   * current watch, and how many were LISTed because none was (the cache could not be trusted, or the
+   * identity may not watch the kind).
+   */
+  cache?: { watched: number; listed: number };
 }

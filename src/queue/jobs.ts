@@ -31,8 +31,11 @@ export function scanQueueName(cluster: string): string {
 }
 
 /** Why a scan was asked for. */
-export const scanReasonSchema = z.enum(["schedule", "push", "config", "comment", "install", "merge"]);
-/** schedule | push | config | comment | install | merge (a revert PR merged: apply what it approved) */
+export const scanReasonSchema = z.enum(["schedule", "push", "config", "comment", "install", "merge", "watch"]);
+/**
+ * schedule | push | config | comment | install | merge (a revert PR merged: apply what it approved) |
+ * watch (the worker's watch of the cluster saw one of the target's objects change)
+ */
 export type ScanReason = z.output<typeof scanReasonSchema>;
 
 const repoSchema = z

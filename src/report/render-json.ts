@@ -85,5 +85,6 @@ export function statsJson(stats: ScanStats) {
     durationMs: stats.durationMs,
     dryRuns: stats.dryRuns,
     desired: stats.desired,
+    ...(stats.cache ? { cache: { watched: stats.cache.watched, listed: stats.cache.listed } } : {}),
   };
 }

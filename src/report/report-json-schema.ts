@@ -93,6 +93,15 @@ export const statsSchema = z
     desired: count.describe(
       "The objects Git declares for the target, compared or not (a kind that could not be read leaves its objects out of resources, with a problem).",
     ),
+    cache: z
+      .object({
+        watched: count.describe("Kinds answered from the worker's current watches of the cluster."),
+        listed: count.describe(
+          "Kinds LISTed because no watch of them was current (the cache could not be trusted) or the identity may not watch them.",
+        ),
+      })
+      .optional()
+      .describe("Only in the app's worker, which keeps watches of each cluster it serves."),
   })
   .describe("What the scan cost and how many objects it judged; absent when no scan ran.");
 

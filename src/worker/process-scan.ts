@@ -54,8 +54,10 @@ export async function processScan(params: {
   const found = await resolveScanTarget({ deps, job, signal, audit });
   if ("skipped" in found) {
     // A target removed from the config, or moved to another cluster, is no longer this cluster's to report on.
-    if (found.skipped.outcome === "target-gone" || found.skipped.outcome === "moved")
+    if (found.skipped.outcome === "target-gone" || found.skipped.outcome === "moved") {
       forgetTarget({ repo: job.repo, target: job.target, cluster: job.cluster });
+      deps.triggers?.forget(job);
+    }
     return found.skipped;
   }
   const { resolved } = found;
@@ -65,6 +67,8 @@ export async function processScan(params: {
 
   // 2. The scan, and who changed what: every output below reads this one report.
   const scanned = await scanOnSharedSession({ deps, resolved });
+  // From now on a change the cluster's watch sees on one of its objects queues the next scan.
+  deps.triggers?.track({ ...job, cluster }, target.tracking.selector);
   const attributed = await attributeScan({ deps, cluster, report: scanned.report, job });
   // Objects snoozed from the tracking issue's dashboard are left out until their time.
   const scan = await withoutSnoozed({ deps, repo: job.repo, scan: { ...scanned, report: attributed } });

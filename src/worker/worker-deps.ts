@@ -5,6 +5,7 @@ import type { SessionPool } from "../live/session-pool.ts";
 import type { FightPolicy } from "../plan/fight-policy.ts";
 import type { UndriftQueues } from "../queue/create-queues.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
+import type { WatchTriggers } from "./watch-triggers.ts";
 
 export interface WorkerDeps {
   /** Made with Probot's own options; `probot.auth(installationId)` gives each job its installation's client. */
@@ -21,4 +22,6 @@ export interface WorkerDeps {
   now?: () => number;
   /** Cluster sessions shared by the scans of one cluster that run at the same time; scanHandlers makes one. */
   sessions?: SessionPool;
+  /** With watching sessions: each scanned target is tracked, so a change to its objects queues its scan. */
+  triggers?: WatchTriggers;
 }

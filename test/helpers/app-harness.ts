@@ -26,6 +26,7 @@ import { startNotifyWorker } from "../../src/queue/notify-worker.ts";
 import { type ScanWorkers, startScanWorkers, type WorkerTiming } from "../../src/queue/scan-worker.ts";
 import { sendNotification } from "../../src/worker/notify/send-notification.ts";
 import { scanHandlers } from "../../src/worker/scan-handlers.ts";
+import { watchClusters } from "../../src/worker/watch-clusters.ts";
 import type { RepoCommit } from "./app-github.ts";
 import { appPrivateKey } from "./app-process-setup.ts";
 import { openTestRedis, type TestRedis, waitFor } from "./redis.ts";
@@ -52,9 +53,13 @@ export interface AppHarness {
   ): Promise<{ status: number; body: string }>;
   /**
    * The app's scan workers in this process; `timing` shortens locks and stalled checks for recovery tests,
-   * `now` is the workers' clock (snoozes).
+   * `now` is the workers' clock (snoozes). With `watch`, the workers watch their clusters as `undrift worker`
+   * does (src/worker/watch-clusters.ts): scans answered from the watches, a watched change queuing its target's scan.
    */
-  startWorkers(clusters: string[], options?: { timing?: WorkerTiming; now?: () => number }): ScanWorkers;
+  startWorkers(
+    clusters: string[],
+    options?: { timing?: WorkerTiming; now?: () => number; watch?: boolean },
+  ): ScanWorkers;
   /** Waits until `count` scan jobs of `cluster` have completed or failed, and returns them. */
   settled(cluster: string, count: number): Promise<Job[]>;
   close(): Promise<void>;
@@ -103,6 +108,7 @@ export async function openAppHarness(params: {
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/api/github/webhooks`;
   const workers: Array<Pick<ScanWorkers, "close">> = [];
+  const closers: Array<() => Promise<void>> = [];
   const clusters = Object.keys(params.clusters);
 
   return {
@@ -129,6 +135,11 @@ export async function openAppHarness(params: {
       return { status: response.status, body: await response.text() };
     },
     startWorkers(names, options = {}) {
+      const watching = options.watch
+        ? watchClusters({ queues: redis.queues, connection: redis.redis, clusters: names, log: redis.log })
+        : undefined;
+      if (watching) closers.push(() => watching.close());
+      const watched = watching ? { sessions: watching.sessions, triggers: watching.triggers } : {};
       const started = startScanWorkers({
         queues: redis.queues,
         clusters: names,
@@ -143,6 +154,7 @@ export async function openAppHarness(params: {
           snapshotDir,
           log: redis.log,
           ...(options.now ? { now: options.now } : {}),
+          ...watched,
         }),
       });
       workers.push(started);
@@ -174,6 +186,7 @@ export async function openAppHarness(params: {
     },
     async close() {
       for (const started of workers) await started.close({ graceMs: 1000 });
+      for (const close of closers) await close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (registry.channels) await redis.queues.notify().obliterate({ force: true });
       await redis.cleanup(clusters);

@@ -61,6 +61,15 @@ export interface ScanResult {
   skipped: SkippedDocument[];
 }
 
+/** Kinds the worker may not watch: LISTed on every scan instead, said once per kind. */
+function watchProblems(tracked: Tracked): ScanProblem[] {
+  return (tracked.sources?.refused ?? []).map(({ resource, refusal }) => ({
+    group: resource.group,
+    kind: resource.kind,
+    message: `cannot watch ${resource.group ? `${resource.resource}.${resource.group}` : resource.resource}: ${refusal.reason} (${refusal.status}); listed on every scan instead`,
+  }));
+}
+
 export async function scanTarget(params: ScanParams): Promise<DriftReport> {
   return (await runScan(params)).report;
 }
@@ -156,7 +165,7 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
     scopeOf: (apiVersion, kind) => index.scopeOf(apiVersion, kind),
   });
   const live = await resolveDesired({ client, index, desired, tracked, selector: target.tracking.selector });
-  const problems: ScanProblem[] = [...live.problems];
+  const problems: ScanProblem[] = [...live.problems, ...watchProblems(tracked)];
 
   // 4. Compared locally, candidates confirmed by dry-run; orphans read in full.
   const { pairings, dryRuns } = await pairObjects({ desired, live, tracked, session, index, target, policy, problems });
@@ -171,6 +180,7 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
     dryRuns,
     durationMs: Math.round(performance.now() - started),
     desired: desired.length,
+    ...(tracked.sources ? { cache: { watched: tracked.sources.watched, listed: tracked.sources.listed } } : {}),
   };
   return {
     config,

@@ -1,0 +1,200 @@
+// BENCH_ONLY=watch npm run bench: the worker's two ways to answer a scheduled
+// scan, side by side, in this process, on T targets of K ConfigMaps each:
+//   LIST path:  every target's scan on a session of its own (discovery from the disk cache, a LIST per kind);
+//   watch path: every scan on a session answered from one WatchCache of the cluster.
+// Measured per path: API server requests per idle cycle (every target scanned once, nothing changed), by verb,
+// from the kube-apiserver's own apiserver_request_total (the shared cluster's other users included: see
+// `client` for this process's own count); wall time of a full cycle after a change to 1% of the objects; and,
+// for the watch path, detection latency from a PATCH to a scan of its target that reports it (p50/p95 over
+// E edits: the time to the watch's event plus one scan; the LIST path's is the schedule's, half of it on
+// average), and the process's peak RSS (both paths; the objects held are counted, their heap bytes are not
+// measured apart). GitHub is not part of it: in the app, an idle scan's GitHub reads are all conditional.
+//
+//   BENCH_WATCH_TARGETS=1000 BENCH_WATCH_OBJECTS=20 BENCH_WATCH_EDITS=50 BENCH_WATCH_CONCURRENCY=4
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ClusterSession } from "../src/live/cluster-session.ts";
+import { KubeClient } from "../src/live/kube-client.ts";
+import { loadKubeconfig } from "../src/live/load-kubeconfig.ts";
+import { mapLimit } from "../src/live/map-limit.ts";
+import { WatchCache } from "../src/live/watch-cache.ts";
+import { runScan } from "../src/stages/scan/scan-target.ts";
+import { runId } from "./lib/generate.ts";
+import { scrapeRequestsByVerb } from "./lib/kube.ts";
+import { clusterKubeconfig, log, timestamp, writeResults } from "./lib/settings.ts";
+
+const targets = Number(process.env.BENCH_WATCH_TARGETS ?? 1000);
+const perTarget = Number(process.env.BENCH_WATCH_OBJECTS ?? 20);
+const edits = Number(process.env.BENCH_WATCH_EDITS ?? 50);
+const concurrency = Number(process.env.BENCH_WATCH_CONCURRENCY ?? 4);
+
+const kubeconfig = await clusterKubeconfig();
+const kc = loadKubeconfig({ kubeconfig });
+const admin = new KubeClient(kc);
+const id = runId();
+const namespace = `bench-watch-${id}`;
+const targetName = (t: number) => `w${id}-${String(t).padStart(4, "0")}`;
+const cmName = (t: number, i: number) => `t${String(t).padStart(4, "0")}-cm${String(i).padStart(2, "0")}`;
+
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 100);
+
+const dir = await mkdtemp(join(tmpdir(), "undrift-bench-watch-"));
+try {
+  // 1. The repository (one plain target per folder) and its objects, applied as an applier would.
+  log(`watch: ${targets} targets × ${perTarget} ConfigMaps in ${namespace}`);
+  const config = ["schedule: 15m", "targets:"];
+  for (let t = 0; t < targets; t++) {
+    config.push(`  - name: ${targetName(t)}`, "    cluster: bench", `    path: t${t}`, "    render: plain");
+    config.push(`    namespace: ${namespace}`, "    mode: warn");
+    const docs = Array.from(
+      { length: perTarget },
+      (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${cmName(t, i)}\ndata:\n  LOG_LEVEL: info\n`,
+    );
+    await mkdir(join(dir, `t${t}`), { recursive: true });
+    await writeFile(join(dir, `t${t}`, "config.yaml"), docs.join("---\n"));
+  }
+  await mkdir(join(dir, ".github"), { recursive: true });
+  await writeFile(join(dir, ".github/undrift.yml"), `${config.join("\n")}\n`);
+  await admin.send({ method: "POST", path: "/api/v1/namespaces", body: { metadata: { name: namespace } } });
+  const all = Array.from({ length: targets * perTarget }, (_, n) => [Math.floor(n / perTarget), n % perTarget]);
+  await mapLimit(all, 16, ([t, i]) =>
+    admin.send({
+      method: "PATCH",
+      path: `/api/v1/namespaces/${namespace}/configmaps/${cmName(t!, i!)}`,
+      query: { fieldManager: "undrift", force: true },
+      contentType: "application/apply-patch+yaml",
+      body: {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: cmName(t!, i!), namespace, labels: { "undrift.dev/target": targetName(t!) } },
+        data: { LOG_LEVEL: "info" },
+      },
+    }),
+  );
+
+  const scanAll = async (session: () => ClusterSession) => {
+    let requests = 0;
+    let drifted = 0;
+    const started = performance.now();
+    await mapLimit(
+      Array.from({ length: targets }, (_, t) => t),
+      concurrency,
+      async (t) => {
+        const s = session();
+        const before = s.client.requests;
+        const { report } = await runScan({ repoDir: dir, targetName: targetName(t), kubeConfig: kc, session: s });
+        requests += s.client.requests - before;
+        drifted += report.summary.drifted;
+      },
+    );
+    return { wallMs: Math.round(performance.now() - started), requests, drifted };
+  };
+  const cycle = async (name: string, session: () => ClusterSession) => {
+    const before = await scrapeRequestsByVerb(kc);
+    const result = await scanAll(session);
+    const after = await scrapeRequestsByVerb(kc);
+    const byVerb = Object.fromEntries(
+      Object.keys(after)
+        .map((verb) => [verb, (after[verb] ?? 0) - (before[verb] ?? 0)] as const)
+        .filter(([, n]) => n > 0),
+    );
+    log(
+      `watch: ${name}: ${result.wallMs} ms, ${result.requests} requests by this process, apiserver ${JSON.stringify(byVerb)}`,
+    );
+    return { ...result, apiserver: byVerb };
+  };
+  const changeOnePercent = async (value: string) => {
+    const count = Math.max(1, Math.round(all.length / 100));
+    await mapLimit(
+      all.slice(0, count * 97).filter((_, n) => n % 97 === 0),
+      8,
+      ([t, i]) =>
+        admin.send({
+          method: "PATCH",
+          path: `/api/v1/namespaces/${namespace}/configmaps/${cmName(t!, i!)}`,
+          contentType: "application/merge-patch+json",
+          body: { data: { LOG_LEVEL: value } },
+        }),
+    );
+    return count;
+  };
+
+  // 2. The LIST path: a session per scan, as scans spread over the schedule get.
+  const listSession = () => new ClusterSession(kc, { shareLists: true });
+  const listIdle = await cycle("LIST path, idle cycle", listSession);
+  const changed = await changeOnePercent("debug");
+  const listChanged = await cycle(`LIST path, cycle after ${changed} changes`, listSession);
+
+  // 3. The watch path: one cache; a first cycle fills it, then an idle one and one after a change.
+  let onEvent: ((name: string) => void) | undefined;
+  const cache = new WatchCache({ kubeConfig: kc, onChange: ({ object }) => onEvent?.(object.metadata.name) });
+  const watchSession = () => new ClusterSession(kc, { shareLists: true, watches: cache });
+  const warm = await cycle("watch path, first cycle (the watches' LISTs)", watchSession);
+  const held = cache.stats();
+  const watchIdle = await cycle("watch path, idle cycle", watchSession);
+  await changeOnePercent("warn");
+  const watchChanged = await cycle(`watch path, cycle after ${changed} changes`, watchSession);
+
+  // 4. Detection latency on the watch path: a PATCH, its event, and a scan of its target that reports it.
+  const latencies: number[] = [];
+  for (let e = 0; e < edits; e++) {
+    const t = (e * 7) % targets;
+    const name = cmName(t, e % perTarget);
+    const heard = new Promise<void>((resolve) => {
+      onEvent = (n) => n === name && resolve();
+    });
+    const started = performance.now();
+    await admin.send({
+      method: "PATCH",
+      path: `/api/v1/namespaces/${namespace}/configmaps/${name}`,
+      contentType: "application/merge-patch+json",
+      body: { data: { LOG_LEVEL: `edit-${e}` } },
+    });
+    await heard;
+    const { report } = await runScan({
+      repoDir: dir,
+      targetName: targetName(t),
+      kubeConfig: kc,
+      session: watchSession(),
+    });
+    if (!report.resources.some((r) => r.name === name && r.status === "drifted"))
+      throw new Error(`${name}: not reported`);
+    latencies.push(performance.now() - started);
+  }
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
+  cache.stop();
+
+  const results = {
+    targets,
+    objectsPerTarget: perTarget,
+    list: { idle: listIdle, afterChange: listChanged },
+    watch: {
+      first: warm,
+      idle: watchIdle,
+      afterChange: watchChanged,
+      detectionMs: { p50: pct(50), p95: pct(95), edits: latencies.length },
+      trackedObjects: held.objects,
+      watches: held.watches,
+    },
+    peakRssMB: Math.round(peakRss / 2 ** 20),
+  };
+  console.log(JSON.stringify(results, null, 2));
+  writeResults({ name: "watch", stamp: timestamp(), results, table: "" });
+} finally {
+  clearInterval(sampler);
+  await admin
+    .send({
+      method: "DELETE",
+      path: `/api/v1/namespaces/${namespace}/configmaps`,
+      query: { labelSelector: "undrift.dev/target" },
+    })
+    .catch(() => undefined);
+  await admin.send({ method: "DELETE", path: `/api/v1/namespaces/${namespace}` }).catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,316 @@
+// The worker's watches of a cluster (src/live/watch-cache.ts), against the real
+// API server, kubectl making the changes: what a kind's watch holds follows
+// creates, edits and deletes without another LIST; a watch whose connection is
+// cut resumes where it was and shows what changed during the outage; and a
+// scan answered from the watches sends no LIST and finds the drift a LIST
+// would. The shared API server is never touched: the cut is a proxy's.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { writeKubeconfigFor } from "../../scripts/cluster/kubeconfig.ts";
+import { ClusterSession } from "../../src/live/cluster-session.ts";
+import { listObjectsAt } from "../../src/live/list-objects.ts";
+import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
+import { mapLimit } from "../../src/live/map-limit.ts";
+import { WatchCache } from "../../src/live/watch-cache.ts";
+import type { KubeObject } from "../../src/model/types.ts";
+import { runScan } from "../../src/stages/scan/scan-target.ts";
+import { client, kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
+import { type CutProxy, startCutProxy } from "../helpers/cut-proxy.ts";
+import { webDeployment } from "../helpers/manifests.ts";
+import { waitFor } from "../helpers/redis.ts";
+import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
+
+let cache: WatchCache | undefined;
+let proxy: CutProxy | undefined;
+let scratch: string | undefined;
+const namespaces: string[] = [];
+const scenarios: Scenario[] = [];
+afterEach(async () => {
+  cache?.stop();
+  await proxy?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  await Promise.all(scenarios.splice(0).map((s) => s.cleanup()));
+  await Promise.all(
+    namespaces.splice(0).map((ns) => kubectl(["delete", "namespace", ns, "--wait=false"]).catch(() => undefined)),
+  );
+  cache = proxy = scratch = undefined;
+});
+
+/** A namespace with ConfigMaps `names`, each labelled `app.test/owner=<owner>`, and an unlabelled one. */
+async function configMaps(owner: string, names: string[]): Promise<string> {
+  const ns = uniqueName("watch");
+  namespaces.push(ns);
+  await kubectl(["create", "namespace", ns]);
+  const items = [...names, "unlabelled"].map((name) => ({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name, namespace: ns, ...(name === "unlabelled" ? {} : { labels: { "app.test/owner": owner } }) },
+    data: { LOG_LEVEL: "info" },
+  }));
+  await kubectl(["apply", "-f", "-"], JSON.stringify({ apiVersion: "v1", kind: "List", items }));
+  return ns;
+}
+
+async function configMapResource(kubeconfig = kubeconfigPath()) {
+  const session = new ClusterSession(loadKubeconfig({ kubeconfig }), { discoveryCache: undefined });
+  return (await session.discover()).find("v1", "ConfigMap")!;
+}
+
+/** name → data.LOG_LEVEL of what the watch holds, when it is current. */
+async function held(c: WatchCache, selector: string): Promise<Record<string, string> | undefined> {
+  const answer = await c.objects(await configMapResource(), selector, false);
+  if (answer.source !== "watch") return undefined;
+  return Object.fromEntries(
+    answer.objects.map((o: KubeObject) => [o.metadata.name, String((o.data as Record<string, string>)?.LOG_LEVEL)]),
+  );
+}
+
+describe("a watch cache of a cluster", () => {
+  it("follows kubectl's creates, edits and deletes of the selected objects, with one LIST", async () => {
+    const owner = uniqueName("o");
+    const selector = `app.test/owner=${owner}`;
+    const ns = await configMaps(owner, ["a", "b", "c"]);
+    cache = new WatchCache({ kubeConfig: loadKubeconfig({ kubeconfig: kubeconfigPath() }) });
+    expect(await held(cache, selector)).toEqual({ a: "info", b: "info", c: "info" });
+
+    await kubectl(["-n", ns, "patch", "configmap", "a", "-p", JSON.stringify({ data: { LOG_LEVEL: "debug" } })]);
+    await kubectl(["-n", ns, "delete", "configmap", "c"]);
+    await kubectl(["-n", ns, "create", "configmap", "d", "--from-literal=LOG_LEVEL=warn"]);
+    await kubectl(["-n", ns, "label", "configmap", "d", `app.test/owner=${owner}`]);
+    const want = { a: "debug", b: "info", d: "warn" };
+    const seen = await waitFor(
+      "the changes in the watch",
+      async () => {
+        const now = await held(cache!, selector);
+        return JSON.stringify(now) === JSON.stringify(want) && now;
+      },
+      30_000,
+    );
+    expect(seen).toEqual(want);
+    // Each object as a GET gives it, but its status (never compared).
+    const answer = await cache.objects(await configMapResource(), selector, false);
+    const a = answer.source === "watch" ? answer.objects.find((o) => o.metadata.name === "a") : undefined;
+    expect(a).toMatchObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: ns } });
+    expect(a?.metadata.managedFields?.length).toBeGreaterThan(0);
+    expect(cache.stats()).toMatchObject({ watches: 1, current: 1, lists: 1, expired: 0 });
+  });
+
+  it("holds only the metadata of a kind asked for metadata only", async () => {
+    const owner = uniqueName("o");
+    const ns = await configMaps(owner, ["a"]);
+    cache = new WatchCache({ kubeConfig: loadKubeconfig({ kubeconfig: kubeconfigPath() }) });
+    const resource = await configMapResource();
+    const first = await cache.objects(resource, `app.test/owner=${owner}`, true);
+    expect(first.source).toBe("watch");
+    await kubectl(["-n", ns, "create", "configmap", "e", "--from-literal=LOG_LEVEL=warn"]);
+    await kubectl(["-n", ns, "label", "configmap", "e", `app.test/owner=${owner}`]);
+    const objects = await waitFor("the new object's metadata", async () => {
+      const answer = await cache!.objects(resource, `app.test/owner=${owner}`, true);
+      return answer.source === "watch" && answer.objects.length === 2 && answer.objects;
+    });
+    for (const o of objects) {
+      expect(o).toMatchObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { namespace: ns } });
+      expect(o.data).toBeUndefined();
+      expect(o.metadata.managedFields).toBeUndefined();
+    }
+  });
+
+  it("resumes after the API server's connection is cut, not trusted meanwhile, and shows what changed during the cut", async () => {
+    const owner = uniqueName("o");
+    const selector = `app.test/owner=${owner}`;
+    const ns = await configMaps(owner, ["a", "b"]);
+    const server = (
+      parse(await kubectl(["config", "view", "--minify", "-o", "yaml"])) as {
+        clusters: Array<{ cluster: { server: string } }>;
+      }
+    ).clusters[0]!.cluster.server;
+    proxy = await startCutProxy({ target: server, connectDelayMs: 0 });
+    scratch = mkdtempSync(join(tmpdir(), "undrift-watch-"));
+    const through = join(scratch, "through-proxy.kubeconfig");
+    writeKubeconfigFor(kubeconfigPath(), through, proxy.url);
+    cache = new WatchCache({ kubeConfig: loadKubeconfig({ kubeconfig: through }), waitMs: 200 });
+    expect(await held(cache, selector)).toEqual({ a: "info", b: "info" });
+
+    await proxy.cut();
+    // While it is cut, the cache says it cannot answer: a scan LISTs (and fails the way a LIST does).
+    await waitFor("the watch to notice the cut", async () => (await held(cache!, selector)) === undefined);
+    await kubectl(["-n", ns, "patch", "configmap", "b", "-p", JSON.stringify({ data: { LOG_LEVEL: "debug" } })]);
+    await proxy.restore();
+    const seen = await waitFor(
+      "the change made during the cut",
+      async () => {
+        const now = await held(cache!, selector);
+        return now?.b === "debug" && now;
+      },
+      45_000,
+    );
+    expect(seen).toEqual({ a: "info", b: "debug" });
+    // Resumed from its resourceVersion: no second LIST.
+    expect(cache.stats()).toMatchObject({ lists: 1, expired: 0 });
+    expect(cache.stats().resumed).toBeGreaterThan(0);
+  });
+
+  it("answers a scan with no LIST once its watches are current, and finds the same drift a LIST finds", async () => {
+    const s = scenario({ files: { "manifests/web.yaml": webDeployment } });
+    scenarios.push(s);
+    await s.applyGit();
+    await kubectl(["scale", "deployment", "web", "-n", s.namespace, "--replicas=5"]);
+    const kubeConfig = loadKubeconfig({ kubeconfig: kubeconfigPath() });
+    cache = new WatchCache({ kubeConfig });
+    const scan = () =>
+      runScan({
+        repoDir: s.repoDir,
+        targetName: s.target,
+        kubeConfig,
+        session: new ClusterSession(kubeConfig, { shareLists: true, watches: cache! }),
+      });
+    const alone = await runScan({ repoDir: s.repoDir, targetName: s.target, kubeConfig });
+    const first = await scan();
+    const second = await scan();
+    expect(second.report.fingerprint).toBe(alone.report.fingerprint);
+    expect(second.report.resources[0]?.changes).toContainEqual(
+      expect.objectContaining({ path: "/spec/replicas", live: 5 }),
+    );
+    // The first scan's kinds were listed once, by the watches; the second sends only discovery and dry-runs.
+    expect(first.report.stats!.cache!.watched).toBeGreaterThan(10);
+    expect(second.report.stats!.cache).toEqual({ watched: expect.any(Number), listed: 0 });
+    expect(second.report.stats!.cache!.watched).toBeGreaterThan(10);
+    expect(second.report.problems).toEqual([]);
+
+    // A change made now is in the next scan, answered from the watch.
+    await kubectl(["scale", "deployment", "web", "-n", s.namespace, "--replicas=6"]);
+    const third = await waitFor("the scale in a scan from the watch", async () => {
+      const r = await scan();
+      return r.report.resources[0]?.changes.some((c) => c.path === "/spec/replicas" && c.live === 6) && r;
+    });
+    expect(third.report.stats!.cache!.listed).toBe(0);
+  });
+});
+
+describe("a watch that expires", () => {
+  // The API server keeps a window of recent changes per kind (its watch cache); a watch resumed from before
+  // that window is answered 410 Gone. Once the window's events are older than the server keeps them for
+  // sure (75 s), changes to a PodTemplate (a kind nothing else in the test cluster writes much) push the
+  // watch's resourceVersion out of it while its connection is cut: a watch from a resourceVersion read
+  // after the cache's LIST is asked after each hundred changes, until the server answers it 410.
+  it("is answered 410 on resume, lists again, and shows what changed meanwhile", { timeout: 300_000 }, async () => {
+    const owner = uniqueName("o");
+    const selector = `app.test/owner=${owner}`;
+    const ns = uniqueName("watch");
+    namespaces.push(ns);
+    await kubectl(["create", "namespace", ns]);
+    const template = (name: string, labelled: boolean, image = "busybox") => ({
+      apiVersion: "v1",
+      kind: "PodTemplate",
+      metadata: { name, namespace: ns, ...(labelled ? { labels: { "app.test/owner": owner } } : {}) },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image }] } },
+    });
+    const admin = client();
+    const path = `/api/v1/namespaces/${ns}/podtemplates`;
+    await admin.send({ method: "POST", path, body: template("a", true) });
+    await admin.send({ method: "POST", path, body: template("churn", false) });
+    const server = (
+      parse(await kubectl(["config", "view", "--minify", "-o", "yaml"])) as {
+        clusters: Array<{ cluster: { server: string } }>;
+      }
+    ).clusters[0]!.cluster.server;
+    proxy = await startCutProxy({ target: server, connectDelayMs: 0 });
+    scratch = mkdtempSync(join(tmpdir(), "undrift-watch-"));
+    const through = join(scratch, "through-proxy.kubeconfig");
+    writeKubeconfigFor(kubeconfigPath(), through, proxy.url);
+    cache = new WatchCache({ kubeConfig: loadKubeconfig({ kubeconfig: through }), waitMs: 200 });
+    const session = new ClusterSession(loadKubeconfig({ kubeconfig: kubeconfigPath() }), { discoveryCache: undefined });
+    const resource = (await session.discover()).find("v1", "PodTemplate")!;
+    const images = async () => {
+      const answer = await cache!.objects(resource, selector, false);
+      if (answer.source !== "watch") return undefined;
+      return answer.objects.map(
+        (o) => `${o.metadata.name}:${JSON.stringify(o.template).includes("nginx") ? "nginx" : "busybox"}`,
+      );
+    };
+    expect(await images()).toEqual(["a:busybox"]);
+    const { resourceVersion } = await listObjectsAt({ client: admin, resource, namespace: ns });
+
+    await proxy.cut();
+    await new Promise((resolve) => setTimeout(resolve, 80_000));
+    await admin.send({ method: "PUT", path: `${path}/a`, body: template("a", true, "nginx") });
+    const expired = async () => {
+      let gone = false;
+      const stream = await admin
+        .watch({ method: "GET", path, query: { watch: 1, resourceVersion, timeoutSeconds: 1 } }, (event) => {
+          if (event.type === "ERROR" && event.object.code === 410) gone = true;
+        })
+        .catch((error: unknown) => {
+          if ((error as { status?: number }).status === 410) gone = true;
+          return undefined;
+        });
+      await stream?.ended;
+      return gone;
+    };
+    for (let batch = 0; batch < 20 && !(await expired()); batch++) {
+      await mapLimit(
+        Array.from({ length: 100 }, (_, i) => i),
+        8,
+        (i) =>
+          admin.send({
+            method: "PATCH",
+            path: `${path}/churn`,
+            contentType: "application/merge-patch+json",
+            body: { metadata: { annotations: { churn: `${batch}-${i}` } } },
+          }),
+      );
+    }
+    await proxy.restore();
+    const seen = await waitFor(
+      "the change made while the watch was cut",
+      async () => {
+        const now = await images();
+        return now?.[0] === "a:nginx" && now;
+      },
+      60_000,
+    );
+    expect(seen).toEqual(["a:nginx"]);
+    expect(cache.stats()).toMatchObject({ expired: 1, lists: 2 });
+  });
+});
+
+describe("an identity that may list a kind but not watch it", () => {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    await Promise.all(cleanups.splice(0).map((c) => c().catch(() => undefined)));
+  });
+
+  it("gets that kind LISTed, and the scan's sources name it as refused", async () => {
+    const owner = uniqueName("o");
+    const ns = await configMaps(owner, ["a"]);
+    const role = uniqueName("undrift-no-watch");
+    await kubectl(["-n", ns, "create", "serviceaccount", "lister"]);
+    await kubectl(["create", "clusterrole", role, "--verb=get,list", "--resource=configmaps"]);
+    cleanups.push(() => kubectl(["delete", "clusterrole", role]));
+    await kubectl(["create", "clusterrolebinding", role, `--clusterrole=${role}`, `--serviceaccount=${ns}:lister`]);
+    cleanups.push(() => kubectl(["delete", "clusterrolebinding", role]));
+    const token = (await kubectl(["-n", ns, "create", "token", "lister", "--duration=10m"])).trim();
+    scratch = mkdtempSync(join(tmpdir(), "undrift-watch-"));
+    const file = join(scratch, "lister.kubeconfig");
+    const config = parse(readFileSync(kubeconfigPath(), "utf8")) as {
+      users: Array<{ name: string; user: Record<string, unknown> }>;
+    };
+    for (const user of config.users) user.user = { token };
+    writeFileSync(file, stringify(config), { mode: 0o600 });
+    const kubeConfig = loadKubeconfig({ kubeconfig: file });
+    cache = new WatchCache({ kubeConfig });
+    const session = new ClusterSession(kubeConfig, { shareLists: true, watches: cache, discoveryCache: undefined });
+
+    const tracked = await session.listTracked(`app.test/owner=${owner}`, Promise.resolve(new Set(["/ConfigMap"])));
+    // Found all the same, by a LIST; and said: the ConfigMaps are LISTed on every scan.
+    expect([...tracked.objects.keys()].filter((k) => k.includes(ns))).toHaveLength(1);
+    const refused = (tracked.sources?.refused ?? []).map(
+      (r) => `${r.resource.kind} ${r.refusal.verb} ${r.refusal.status}`,
+    );
+    expect(refused).toContain("ConfigMap WATCH 403");
+    expect(tracked.sources?.watched).toBe(0);
+  });
+});
