@@ -67,7 +67,7 @@ export async function processScan(params: {
   const scanned = await scanOnSharedSession({ deps, resolved });
   const attributed = await attributeScan({ deps, cluster, report: scanned.report, job });
   // Objects snoozed from the tracking issue's dashboard are left out until their time.
-  const scan = await withoutSnoozed({ deps, repo: job.repo, scan: { ...scanned, report: attributed } });
+  const { scan, snoozed } = await withoutSnoozed({ deps, repo: job.repo, scan: { ...scanned, report: attributed } });
   const { report } = scan;
   recordScan({ ...labels, report });
   await audit({ event: "scan", cluster, revision: head.sha, outcome: summaryLine(report), ...reportAudit(report) });
@@ -97,6 +97,7 @@ export async function processScan(params: {
         notifications,
         cluster,
         report,
+        snoozed: { refs: snoozed, unsnoozed: attributed },
         mode,
         links,
         scanJobId: params.context.jobId,
