@@ -54,6 +54,18 @@ export function selectDrift<S extends ShareableScan>(scan: S, items: readonly Dr
   return { ...scan, report: { ...scan.report, resources, ...summarize(resources) }, pairings };
 }
 
+/** Whether `item` still drifts in `report`: its object is not in sync and, for a field, that field still differs. */
+export function stillDrifts(report: ShareableScan["report"], item: DriftItem): boolean {
+  const key = keyString(refKey(item.ref));
+  const found = report.resources.find((r) => r.status !== "in-sync" && keyString(refKey(r)) === key);
+  return found !== undefined && (item.path === undefined || found.changes.some((c) => c.path === item.path));
+}
+
+/** Whether two items name the same object and field. */
+export function sameItem(a: DriftItem, b: DriftItem): boolean {
+  return keyString(refKey(a.ref)) === keyString(refKey(b.ref)) && a.path === b.path;
+}
+
 /** `scan` without the objects of `refs` at all. */
 export function withoutObjects<S extends ShareableScan>(scan: S, refs: readonly ObjectRef[]): S {
   if (refs.length === 0) return scan;

@@ -5,7 +5,9 @@
 //                                      ids of drift and resolved, and which reminders are
 //                                      still due), since (when that drift was first seen),
 //                                      seen:<event> (a hash of the last heal, fight,
-//                                      prune-refused or failing announced)
+//                                      prune-refused or failing announced), snoozed (the
+//                                      object keys left out of that scan's drift as snoozed,
+//                                      JSON, so a snooze is told apart from drift that changed)
 //   <prefix>:notify-sent:<delivery>    set once a channel accepted the delivery, so a job run
 //                                      again (a redelivery, a retry after a lost ack) does not post again
 import type { Redis } from "ioredis";
@@ -16,6 +18,8 @@ export interface TargetNotifyState {
   version: number;
   since?: string;
   seen: Record<string, string>;
+  /** The object keys the last scan left out as snoozed; absent in state written before snoozes were kept. */
+  snoozed?: string[];
 }
 
 // A delivery's mark outlives any retry schedule (20 minutes) and any redelivery of a kept job (a week).
@@ -36,19 +40,27 @@ export function notifyState(params: { redis: Redis; prefix: string }) {
         version: Number(hash.version ?? 0),
         ...(hash.since ? { since: hash.since } : {}),
         seen,
+        ...(hash.snoozed !== undefined ? { snoozed: JSON.parse(hash.snoozed) as string[] } : {}),
       };
     },
     /** Writes the fields given; a `seen` value of "" forgets that event. */
     async set(
       repo: string,
       target: string,
-      update: { fingerprint?: string; version?: number; since?: string; seen?: Record<string, string> },
+      update: {
+        fingerprint?: string;
+        version?: number;
+        since?: string;
+        seen?: Record<string, string>;
+        snoozed?: string[];
+      },
     ): Promise<void> {
       const fields: Record<string, string> = {};
       const gone: string[] = [];
       if (update.fingerprint !== undefined) fields.fingerprint = update.fingerprint;
       if (update.version !== undefined) fields.version = String(update.version);
       if (update.since !== undefined) fields.since = update.since;
+      if (update.snoozed !== undefined) fields.snoozed = JSON.stringify(update.snoozed);
       for (const [event, value] of Object.entries(update.seen ?? {})) {
         if (value === "") gone.push(`seen:${event}`);
         else fields[`seen:${event}`] = value;

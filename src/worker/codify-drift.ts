@@ -6,13 +6,14 @@
 import { realpath } from "node:fs/promises";
 import type { PullRequestsConfig } from "../config/schema.ts";
 import { ensureDriftPr } from "../github/ensure-drift-pr.ts";
+import type { FoundPr } from "../github/find-drift-pr.ts";
 import type { GitHubClient } from "../github/github-client.ts";
 import { objectLabel } from "../model/object-label.ts";
 import { codifyPrBody } from "../report/app/codify-pr-body.ts";
 import { codifyScan } from "../stages/codify/codify-target.ts";
 import type { ScanResult } from "../stages/scan/scan-target.ts";
 import type { ModeResult } from "./mode-result.ts";
-import { recordPrAction, settleWithoutDrift } from "./settle-drift-pr.ts";
+import { recordPrAction, settleWithoutDrift, withHidden } from "./settle-drift-pr.ts";
 
 export async function codifyDrift(params: {
   octokit: GitHubClient;
@@ -24,6 +25,10 @@ export async function codifyDrift(params: {
   cluster: string;
   base: { branch: string; sha: string; treeSha: string };
   pullRequests: PullRequestsConfig;
+  /** The open PR when the caller has looked it up already (the dashboard does, for the items it carries). */
+  found?: { pr: FoundPr | undefined };
+  /** A hidden line put first in the body (the dashboard's items, dashboard-ticks.ts). */
+  hidden?: string;
 }): Promise<ModeResult> {
   const { octokit, owner, repo, scan } = params;
   const { report, target } = scan;
@@ -53,9 +58,10 @@ export async function codifyDrift(params: {
     mode: "codify",
     fingerprint: report.fingerprint,
     base: params.base,
+    ...(params.found ? { found: params.found } : {}),
     files: codify.files,
     title: `undrift: codify drift of ${target.name} from ${params.cluster}`,
-    body: codifyPrBody({ report, codify, cluster: params.cluster }),
+    body: withHidden(params.hidden, codifyPrBody({ report, codify, cluster: params.cluster })),
     commitMessage: `undrift: codify drift of ${target.name} from ${params.cluster}\n\nRevision scanned: ${report.revision}`,
     labels: params.pullRequests.labels,
     reviewers: params.pullRequests.reviewers,

@@ -8,7 +8,8 @@
 //      and, from the cluster's records of writes, who changed each field, less
 //      the objects snoozed from the dashboard
 //   3. the modes' actions, each on its share of the report (act-on-shares.ts):
-//      warn, codify, revert, heal; an audit entry per action
+//      warn, codify, revert, heal; the dashboard's PRs whose drift is gone closed
+//      (settle-dashboard-prs.ts); an audit entry per action
 //   4. the check run `undrift/<target>` on the head
 //   5. the status page's record of it (record-status.ts)
 //   6. the notifications it calls for, when the config has `notifications` (notify-scan.ts)
@@ -21,6 +22,7 @@ import { reportAudit } from "../state/report-audit.ts";
 import { actOnShares } from "./act-on-shares.ts";
 import { attributeScan } from "./attribute-scan.ts";
 import { auditModeActions } from "./audit-mode-actions.ts";
+import { settleDashboardPrs } from "./dashboard/settle-dashboard-prs.ts";
 import { withoutSnoozed } from "./dashboard/without-snoozed.ts";
 import { notifyScan } from "./notify/notify-scan.ts";
 import { scanLinks } from "./notify/scan-links.ts";
@@ -71,7 +73,7 @@ export async function processScan(params: {
   deps.triggers?.track({ ...job, cluster }, target.tracking.selector);
   const attributed = await attributeScan({ deps, cluster, report: scanned.report, job });
   // Objects snoozed from the tracking issue's dashboard are left out until their time.
-  const scan = await withoutSnoozed({ deps, repo: job.repo, scan: { ...scanned, report: attributed } });
+  const { scan, snoozed } = await withoutSnoozed({ deps, repo: job.repo, scan: { ...scanned, report: attributed } });
   const { report } = scan;
   recordScan({ ...labels, report });
   await audit({ event: "scan", cluster, revision: head.sha, outcome: summaryLine(report), ...reportAudit(report) });
@@ -79,6 +81,9 @@ export async function processScan(params: {
 
   // 3. The modes' actions, each on its share of the report (rules pick the mode per object).
   const { mode, shares } = await actOnShares({ deps, resolved, scan });
+  // The dashboard's PRs of a mode the target does not use, once the drift they carry is gone.
+  const settled = await settleDashboardPrs({ deps, resolved, report: attributed, modes: shares.map((s) => s.mode) });
+  mode.done.push(...settled.done);
   const actions = await auditModeActions({ audit, mode, cluster, revision: head.sha });
   recordModeEvents({ ...labels, events: mode.done.map((d) => d.event) });
 
@@ -101,6 +106,7 @@ export async function processScan(params: {
         notifications,
         cluster,
         report,
+        snoozed: { refs: snoozed, unsnoozed: attributed },
         mode,
         links,
         scanJobId: params.context.jobId,

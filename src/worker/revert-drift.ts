@@ -6,12 +6,13 @@
 // comment. Nothing touches the cluster here: the merge does (process-revert-merge.ts).
 import type { PullRequestsConfig } from "../config/schema.ts";
 import { ensureDriftPr } from "../github/ensure-drift-pr.ts";
+import type { FoundPr } from "../github/find-drift-pr.ts";
 import type { GitHubClient } from "../github/github-client.ts";
 import type { DriftReport } from "../model/types.ts";
 import { renderRevertRecord, revertRecord, revertRecordPath } from "../plan/revert/revert-record.ts";
 import { revertPrBody } from "../report/app/revert-pr-body.ts";
 import type { ModeResult } from "./mode-result.ts";
-import { recordPrAction, settleWithoutDrift } from "./settle-drift-pr.ts";
+import { recordPrAction, settleWithoutDrift, withHidden } from "./settle-drift-pr.ts";
 
 export async function revertDrift(params: {
   octokit: GitHubClient;
@@ -23,6 +24,10 @@ export async function revertDrift(params: {
   cluster: string;
   base: { branch: string; sha: string; treeSha: string };
   pullRequests: PullRequestsConfig;
+  /** The open PR when the caller has looked it up already (the dashboard does, for the items it carries). */
+  found?: { pr: FoundPr | undefined };
+  /** A hidden line put first in the body (the dashboard's items, dashboard-ticks.ts). */
+  hidden?: string;
 }): Promise<ModeResult> {
   const { octokit, owner, repo, report, cluster } = params;
   const target = report.target;
@@ -38,9 +43,10 @@ export async function revertDrift(params: {
     mode: "revert",
     fingerprint: report.fingerprint,
     base: params.base,
+    ...(params.found ? { found: params.found } : {}),
     files: [{ file, after: renderRevertRecord(approved) }],
     title: `undrift: revert drift of ${target} on ${cluster}`,
-    body: revertPrBody({ report, record: approved, file, kept: params.kept }),
+    body: withHidden(params.hidden, revertPrBody({ report, record: approved, file, kept: params.kept })),
     commitMessage: `undrift: record the drift of ${target} on ${cluster} to revert\n\nRevision scanned: ${report.revision}`,
     labels: params.pullRequests.labels,
     reviewers: params.pullRequests.reviewers,

@@ -19,6 +19,11 @@ export function recordPrAction(result: ModeResult, pr: { action: string; number?
   });
 }
 
+/** `body` with a hidden line first, where the body's cap cannot cut it. */
+export function withHidden(hidden: string | undefined, body: string): string {
+  return hidden ? `${hidden}\n${body}` : body;
+}
+
 /**
  * When the scan found no drift: close the target's PR of this mode, unless some objects could not be
  * compared (what they hide may be what the PR carries, so closing it would be a guess). Returns false

@@ -295,4 +295,121 @@ describe("the tracking issue as a dashboard", () => {
       "issues/create-comment",
     ]);
   });
+
+  it("adds a later codify tick to the PR an earlier one opened, drops ticks whose drift is gone, and closes the PR once all of it is", {
+    timeout: 120_000,
+  }, async () => {
+    s = scenario({ files: { "manifests/web.yaml": web, "manifests/config.yaml": config }, target: { mode: "warn" } });
+    await s.applyGit();
+    const ns = s.namespace;
+    await kubectl(["-n", ns, "scale", "deployment", "web", "--replicas=4"]);
+    await kubectl(["-n", ns, "set", "image", "deployment/web", "web=nginx:1.28"]);
+    await kubectl(["-n", ns, "patch", "configmap", "app-config", "-p", '{"data":{"LOG_LEVEL":"debug"}}']);
+    const commit = await commitRepo(s.repoDir);
+    const configText = readFileSync(join(s.repoDir, ".github/undrift.yml"), "utf8");
+    h = await openAppHarness({ clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } } });
+    const gh = fakeRepo({ github, head: commit });
+    const target = s.target;
+    const webRef = { apiVersion: "apps/v1", kind: "Deployment", namespace: ns, name: "web" };
+    const cmRef = { apiVersion: "v1", kind: "ConfigMap", namespace: ns, name: "app-config" };
+    const box = (action: DashboardAction, ref?: typeof webRef, path?: string) =>
+      boxId({ target, action, ...(ref ? { ref } : {}), ...(path ? { path } : {}) });
+    const issue = () => gh.state.issues[0]!;
+    const edit = async (after: string) => {
+      const before = issue().body;
+      issue().body = after;
+      const payload = issuesEditedPayload(gh, { number: 1, before, after, sender: "bob" });
+      expect((await h!.deliver("issues", payload)).status).toBe(200);
+    };
+    const codifyTick = () => {
+      expectPermission("bob", "write");
+      gh.expectConfig(configText);
+      gh.expectHead();
+      gh.expectIssues({ get: 1, update: 1 });
+    };
+    const edited = () =>
+      gh.state.trees
+        .at(-1)
+        ?.tree.map((f) => f.content ?? "")
+        .join("\n") ?? "";
+
+    gh.expectToken();
+    gh.expectConfig(configText);
+    gh.expectApp();
+    gh.expectHead();
+    gh.expectTarball();
+    gh.expectIssues({ list: 1, create: 1 });
+    gh.expectCheckRuns({ list: 1, create: 1 });
+    expect((await h.deliver("installation", installationPayload(gh, "created"))).status).toBe(200);
+    h.startWorkers(["test"]);
+    await h.settled("test", 1);
+
+    // 1. Codify the replicas: a PR with just them.
+    codifyTick();
+    gh.expectPulls({ list: 1, tree: 1, commit: 1, ref: 1, create: 1 });
+    await edit(ticked(issue().body, box("codify", webRef, "/spec/replicas")));
+    await h.settled("test", 2);
+    expect(edited()).toContain("replicas: 4");
+    expect(edited()).not.toContain("debug");
+
+    // 2. Then the ConfigMap: the same PR now carries both.
+    let mark = github.requests.length;
+    codifyTick();
+    gh.expectPulls({ list: 1, tree: 1, commit: 1, moveRef: 1, update: 1 });
+    await edit(ticked(issue().body, box("codify", cmRef)));
+    await h.settled("test", 3);
+    expect(gh.state.pulls.filter((p) => p.state === "open")).toHaveLength(1);
+    expect(edited()).toContain("replicas: 4");
+    expect(edited()).toContain("LOG_LEVEL: debug");
+    const secondTick = operations(mark).length;
+
+    // 3. The replicas put back by hand, then the image ticked: the replicas leave the PR, and the issue says so.
+    await kubectl(["-n", ns, "scale", "deployment", "web", "--replicas=2"]);
+    codifyTick();
+    gh.expectPulls({ list: 1, tree: 1, commit: 1, moveRef: 1, update: 1 });
+    const image = /`(\/spec\/template\/spec\/containers\/[^`]*\/image)`/.exec(issue().body)?.[1];
+    await edit(ticked(issue().body, box("codify", webRef, image)));
+    await h.settled("test", 4);
+    expect(edited()).toContain("nginx:1.28");
+    expect(edited()).toContain("LOG_LEVEL: debug");
+    expect(edited()).not.toContain("replicas: 4");
+    expect(issue().body).toContain(
+      `Dropped from the codify pull request, no longer drifting: \`apps/v1 Deployment ${ns}/web\` \`/spec/replicas\``,
+    );
+
+    // 4. The rest put back by hand too: the next scan of this warn target closes the PR with a comment.
+    await kubectl(["-n", ns, "set", "image", "deployment/web", "web=nginx:1.27"]);
+    await kubectl(["-n", ns, "patch", "configmap", "app-config", "-p", '{"data":{"LOG_LEVEL":"info"}}']);
+    mark = github.requests.length;
+    gh.expectHead();
+    gh.expectIssues({ list: 1, comment: 1, update: 1 });
+    gh.expectCheckRuns({ list: 1, update: 1 });
+    gh.expectPulls({ list: 1, comment: 1, update: 1, deleteRef: 1 });
+    await enqueueScan({
+      queues: h.redis.queues,
+      job: { installationId: gh.installationId, repo: "acme/gitops", target, cluster: "test", reason: "schedule" },
+    });
+    const [settledScan] = (await h.settled("test", 5)).slice(-1);
+    expect(settledScan?.returnvalue.summary).toBe(`${target}: in sync (2 objects)`);
+    expect(gh.state.pulls.filter((p) => p.state === "open")).toHaveLength(0);
+    const pr = gh.state.pulls[0]!;
+    expect(gh.state.comments.filter((c) => c.issue === pr.number).at(-1)?.body).toMatch(/gone/i);
+    // Closing the dashboard's PR: 4 requests (lookup, comment, close, branch deleted) beside the scan's own 7.
+    expect(operations(mark)).toEqual([
+      "repos/get",
+      "repos/get-branch",
+      "issues/list-for-repo",
+      "issues/create-comment",
+      "issues/update",
+      "pulls/list",
+      "issues/create-comment",
+      "pulls/update",
+      "git/delete-ref",
+      "checks/list-for-ref",
+      "checks/update",
+    ]);
+    // A tick that adds to an open PR: 11 requests (permission, config, repository and branch for the head, the PR
+    // lookup (which ensureDriftPr then reuses), tree, commit, branch moved, PR updated, issue read and written).
+    expect(secondTick).toBe(11);
+  });
 });

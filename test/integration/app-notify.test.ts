@@ -9,6 +9,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
+import { dashboardState } from "../../src/state/dashboard-state.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
 import { installationPayload } from "../helpers/app-payloads.ts";
@@ -21,6 +22,14 @@ import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const github = useGitHubMock();
 const SECRET = "app-notify-secret";
+const DAY = 24 * 3600_000;
+const appConfig = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: app-config
+data:
+  LOG_LEVEL: info
+`;
 
 let h: AppHarness | undefined;
 let s: Scenario | undefined;
@@ -102,6 +111,95 @@ describe("a target with notifications", () => {
     await waitFor("the resolved message", () => rx!.requests[1]);
     expect(rx.requests.map((r) => r.headers["x-undrift-event"])).toEqual(["drift", "resolved"]);
     expect(JSON.parse(rx.requests[1]!.body)).toMatchObject({ event: "resolved", counts: { drifted: 0 } });
+  });
+
+  it("says nothing when objects are snoozed, and tells of drift again once when its snooze ends", {
+    timeout: 120_000,
+  }, async () => {
+    rx = await notifyReceiver();
+    s = scenario({
+      files: { "manifests/web.yaml": web, "manifests/config.yaml": appConfig },
+      target: { mode: "warn" },
+      config: { notifications: [{ channel: "ops", events: ["drift", "resolved"] }] },
+    });
+    await s.applyGit();
+    const ns = s.namespace;
+    await kubectl(["-n", ns, "scale", "deployment", "web", "--replicas=4"]);
+    await kubectl(["-n", ns, "patch", "configmap", "app-config", "-p", '{"data":{"LOG_LEVEL":"debug"}}']);
+    const commit = await commitRepo(s.repoDir);
+    h = await openAppHarness({
+      clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } },
+      channels: { ops: { kind: "webhook", url: `${rx.base}/ops`, secret: SECRET, repositories: ["acme/*"] } },
+    });
+    const gh = fakeRepo({ github, head: commit });
+    let clock = Date.parse("2026-12-02T12:00:00Z");
+    // What the dashboard's snooze box keeps (app-dashboard.test.ts ticks it through the issue).
+    const dashboard = dashboardState({
+      redis: h.redis.redis,
+      prefix: h.redis.queues.prefix,
+      repo: "acme/gitops",
+      target: s.target,
+    });
+    const snooze = (ref: { apiVersion: string; kind: string; namespace: string; name: string }) =>
+      dashboard.snooze({ ref, until: clock + DAY, by: "bob" });
+    const rescan = async (count: number) => {
+      gh.expectHead();
+      await enqueueScan({
+        queues: h!.redis.queues,
+        job: {
+          installationId: gh.installationId,
+          repo: "acme/gitops",
+          target: s!.target,
+          cluster: "test",
+          reason: "schedule",
+        },
+      });
+      return (await h!.settled("test", count)).at(-1);
+    };
+
+    // 1. Two objects drifted: one message.
+    gh.expectToken();
+    gh.expectConfig(readFileSync(join(s.repoDir, ".github/undrift.yml"), "utf8"));
+    gh.expectApp();
+    gh.expectHead();
+    gh.expectTarball();
+    gh.expectIssues({ list: 1, create: 1 });
+    gh.expectCheckRuns({ list: 1, create: 1 });
+    expect((await h.deliver("installation", installationPayload(gh, "created"))).status).toBe(200);
+    h.startWorkers(["test"], { now: () => clock });
+    await h.settled("test", 1);
+    await waitFor("the drift message", () => rx!.requests[0]);
+
+    // 2. The ConfigMap snoozed: the Deployment's drift, announced already, is not announced again.
+    await snooze({ apiVersion: "v1", kind: "ConfigMap", namespace: ns, name: "app-config" });
+    gh.expectIssues({ list: 1, update: 1 });
+    gh.expectCheckRuns({ list: 1, update: 1 });
+    expect((await rescan(2))?.returnvalue.actions).toEqual([
+      "updated issue #1",
+      `updated check run undrift/${s.target}`,
+    ]);
+
+    // 3. The Deployment snoozed too: nothing drifts in sight, yet nothing was resolved.
+    await snooze({ apiVersion: "apps/v1", kind: "Deployment", namespace: ns, name: "web" });
+    gh.expectIssues({ list: 1, comment: 1, update: 1 });
+    gh.expectCheckRuns({ list: 1, update: 1 });
+    const allSnoozed = (await rescan(3))?.returnvalue;
+    expect(allSnoozed?.summary).toBe(`${s.target}: in sync (0 objects)`);
+    expect(allSnoozed?.actions).not.toContain("queued resolved notification to ops");
+
+    // 4. A day later both snoozes are over and both still drift: announced once, and not on the next scan.
+    clock += DAY + 1;
+    gh.expectIssues({ list: 1, update: 1 });
+    gh.expectCheckRuns({ list: 1, update: 1 });
+    expect((await rescan(4))?.returnvalue.actions).toContain("queued drift notification to ops");
+    gh.expectIssues({ list: 1 });
+    gh.expectCheckRuns({ list: 1 });
+    expect((await rescan(5))?.returnvalue.actions).toEqual([]);
+    await waitFor("the second drift message", () => rx!.requests[1]);
+    expect(rx.requests.map((r) => [r.headers["x-undrift-event"], JSON.parse(r.body).counts.drifted])).toEqual([
+      ["drift", 2],
+      ["drift", 2],
+    ]);
   });
 
   it("tells its channel once when the scan of a target fails for good", async () => {

@@ -388,6 +388,72 @@ describe("reminders", () => {
   });
 });
 
+describe("snoozed objects", () => {
+  it("stop the reminders that name them; the rest of the drift is reminded of, and not announced again", async () => {
+    startWorker();
+    const pairOf = async (name: string, file: string) => {
+      const pair = fixtureCase(name);
+      return {
+        desired: { object: pair.desired, source: { file, document: 0 } },
+        live: pair.live,
+        comparison: await compare(pair),
+      };
+    };
+    const pairings = [
+      await pairOf("secret-edited", "shop/secret.yaml"),
+      await pairOf("deployment-scaled", "shop/web.yaml"),
+    ];
+    const revision = "0c5f3e1a9b8c7d6e5f40312a9b8c7d6e5f403120";
+    const both = buildReport({ target: "shop", revision, pairings, problems: [] });
+    const secret = both.resources.find((r) => r.kind === "Secret")!;
+    const secretRef = {
+      apiVersion: secret.apiVersion,
+      kind: secret.kind,
+      namespace: secret.namespace,
+      name: secret.name,
+    };
+    const onlyWeb = buildReport({ target: "shop", revision, pairings: pairings.slice(1), problems: [] });
+    const hook = [every("hook", 3_600_000)];
+    const queue = t.queues.notify();
+    const delayed = async () => (await queue.getJobs(["delayed"]))[0];
+
+    await scan(both, "scan-1", hook);
+    const firstReminder = await waitFor("the first reminder to be scheduled", delayed);
+
+    // The Secret snoozed: nothing sent now, and a reminder of the Deployment alone is scheduled.
+    const queued = await notifyScan({
+      deps: deps(),
+      repo: "acme/gitops",
+      notifications: hook,
+      cluster: "prod-eu",
+      report: onlyWeb,
+      snoozed: { refs: [secretRef], unsnoozed: both },
+      mode: { done: [], lines: [] },
+      links: { repository: "https://github.com/acme/gitops" },
+      scanJobId: "scan-2",
+    });
+    expect(queued).toEqual(["queued drift reminder to hook"]);
+    await firstReminder.promote();
+    await waitFor(
+      "the first reminder to be dropped",
+      async () => (await queue.getJobState(firstReminder.id!)) === "completed",
+    );
+    expect((await queue.getJob(firstReminder.id!))?.returnvalue).toEqual({ outcome: "no-longer-due" });
+    const webReminder = (await queue.getJobs(["delayed"])).find((j) => j.id !== firstReminder.id)!;
+    expect(webReminder.opts.delay).toBe(3_600_000);
+    await webReminder.promote();
+    await waitFor("the reminder of the Deployment", () => rx.requests[1]);
+    const bodies = rx.requests.map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => [b.event, b.reminder, b.objects.map((o: { status: string }) => o.status).length])).toEqual(
+      [
+        ["drift", 0, 2],
+        ["drift", 1, 1],
+      ],
+    );
+    expect(bodies[1].objects[0].label).toContain("Deployment");
+  });
+});
+
 describe("the worker process", () => {
   it("sends notifications from the workers `undrift worker` starts, when the registry has channels", async () => {
     registry.clusters = { test: { inCluster: true, repositories: ["acme/*"] } };

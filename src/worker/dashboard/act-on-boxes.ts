@@ -2,13 +2,15 @@
 // each writes ("@bob asked to codify `…` → #3 <url>"); every action is audited
 // with the writer as its actor.
 
+import { findDriftPr } from "../../github/find-drift-pr.ts";
 import { objectLabel } from "../../model/object-label.ts";
 import { keptLive } from "../../plan/revert/kept-live.ts";
-import { selectDrift } from "../../plan/selected-drift.ts";
+import { type DriftItem, sameItem, selectDrift, stillDrifts } from "../../plan/selected-drift.ts";
 import { enqueueIgnore } from "../../queue/enqueue-dashboard.ts";
 import type { DashboardJob } from "../../queue/jobs.ts";
 import type { DashboardItem } from "../../report/app/dashboard-body.ts";
 import type { DashboardAction } from "../../report/app/dashboard-boxes.ts";
+import { formatDashboardTicks, readDashboardTicks } from "../../report/app/dashboard-ticks.ts";
 import { codeSpan } from "../../report/markdown-escape.ts";
 import type { ScanResult } from "../../stages/scan/scan-target.ts";
 import type { DashboardState } from "../../state/dashboard-state.ts";
@@ -62,10 +64,16 @@ export async function actOnBoxes(params: {
     if (items.length === 0) continue;
     const what = describe(items);
     if (action === "codify" || action === "revert") {
-      const selected = selectDrift(
-        scan,
-        items.flatMap((i) => (i.ref ? [{ ref: i.ref, ...(i.path ? { path: i.path } : {}) }] : [])),
+      // The PR keeps what earlier ticks put there: their items, less those whose drift is gone, and these.
+      const found = { pr: await findDriftPr({ octokit: reads, owner, repo, target: target.name, mode: action }) };
+      const ticked: DriftItem[] = items.flatMap((i) =>
+        i.ref ? [{ ref: i.ref, ...(i.path ? { path: i.path } : {}) }] : [],
       );
+      const earlier = (readDashboardTicks(found.pr?.body) ?? []).filter((e) => !ticked.some((t) => sameItem(e, t)));
+      const gone = earlier.filter((e) => !stillDrifts(scan.report, e));
+      const carried = [...earlier.filter((e) => stillDrifts(scan.report, e)), ...ticked];
+      const selected = selectDrift(scan, carried);
+      const hidden = formatDashboardTicks(carried);
       const pullRequests = config.pullRequests;
       const result: ModeResult =
         action === "codify"
@@ -78,6 +86,8 @@ export async function actOnBoxes(params: {
               cluster: target.cluster,
               base,
               pullRequests,
+              found,
+              hidden,
             })
           : await revertDrift({
               octokit: reads,
@@ -88,12 +98,17 @@ export async function actOnBoxes(params: {
               cluster: target.cluster,
               base,
               pullRequests,
+              found,
+              hidden,
             });
       const pr = result.pullRequest;
+      // What a later scan of the target settles it by (settle-dashboard-prs.ts).
+      if (pr) await state.openedPr(action, carried);
       const outcome = pr
         ? `→ #${pr.number}${pr.url ? ` ${pr.url}` : ""}`
         : `: no pull request (${result.lines[0] ?? "nothing to do"})`;
       lines.push(`${who} asked to ${action} ${what} ${outcome}`);
+      if (gone.length > 0) lines.push(`Dropped from the ${action} pull request, no longer drifting: ${describe(gone)}`);
       await audit(`dashboard-${action}`, pr ? `#${pr.number}` : "no pull request", items, pr?.url);
     } else if (action === "ignore") {
       const id = await enqueueIgnore({
@@ -125,7 +140,7 @@ export async function actOnBoxes(params: {
 }
 
 /** `` `apps/v1 Deployment shop/web` `/spec/replicas` ``, a few of them, then how many more. */
-function describe(items: DashboardItem[]): string {
+function describe(items: ReadonlyArray<Pick<DashboardItem, "ref" | "path">>): string {
   const named = items.map((i) => `${codeSpan(objectLabel(i.ref!))}${i.path ? ` ${codeSpan(i.path)}` : ""}`);
   return named.length > 5 ? `${named.slice(0, 5).join(", ")} and ${named.length - 5} more` : named.join(", ");
 }

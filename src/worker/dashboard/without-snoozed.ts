@@ -1,6 +1,9 @@
 // A scan without the objects snoozed from the dashboard: until its time, a
-// snoozed object is not reported (issue, check run, metrics), not healed and
-// not notified, reminders included, since every output reads this report.
+// snoozed object is not reported (issue, check run, metrics) and not healed,
+// since those outputs read this report. Notifications read it too, but are
+// also given which objects were left out (`snoozed`): without it, a snooze
+// would change the drift's fingerprint and read as new or resolved drift.
+import type { ObjectRef } from "../../model/object-label.ts";
 import { withoutObjects } from "../../plan/selected-drift.ts";
 import type { ScanResult } from "../../stages/scan/scan-target.ts";
 import { dashboardState } from "../../state/dashboard-state.ts";
@@ -10,7 +13,7 @@ export async function withoutSnoozed(params: {
   deps: WorkerDeps;
   repo: string;
   scan: ScanResult;
-}): Promise<ScanResult> {
+}): Promise<{ scan: ScanResult; snoozed: ObjectRef[] }> {
   const { deps, scan } = params;
   const state = dashboardState({
     redis: deps.queues.connection,
@@ -18,9 +21,6 @@ export async function withoutSnoozed(params: {
     repo: params.repo,
     target: scan.target.name,
   });
-  const snoozes = await state.snoozes((deps.now ?? Date.now)());
-  return withoutObjects(
-    scan,
-    snoozes.map((s) => s.ref),
-  );
+  const snoozed = (await state.snoozes((deps.now ?? Date.now)())).map((s) => s.ref);
+  return { scan: withoutObjects(scan, snoozed), snoozed };
 }

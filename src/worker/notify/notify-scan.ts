@@ -3,18 +3,27 @@
 //   resolved   the report is clean and drift had been announced
 //   heal, fight, prune-refused   what the modes did (mode.done), when it differs from the last announced
 //   failing    only from a failed scan (notify-failure.ts); a scan that worked forgets it
+// Objects snoozed from the dashboard are out of `report`, so they are not
+// announced; a change of its drift that a new snooze alone explains (the drift
+// outside the earlier snoozes is what was announced) is not news: nothing is
+// sent, reminders of the drift that named the snoozed object stop, and one of
+// the rest is queued. When a snooze ends on an object that still drifts, the
+// drift is announced again, once.
 // The state is written after the jobs are added: a scan job run again before
 // that computes the same delivery ids, which BullMQ adds once; after it, the
 // same report is no change at all. A repository without `notifications` reads
 // and writes nothing.
 
 import type { NotificationConfig, NotifyEvent } from "../../config/notification-schema.ts";
+import { fingerprint } from "../../drift/fingerprint.ts";
+import { keyString, refKey } from "../../model/object-key.ts";
+import type { ObjectRef } from "../../model/object-label.ts";
 import { shortHash } from "../../model/short-hash.ts";
-import type { DriftReport } from "../../model/types.ts";
+import type { DriftReport, ResourceReport } from "../../model/types.ts";
 import { NOTIFY_JOB, type NotifyJob, notifyJobId } from "../../queue/notify-jobs.ts";
 import { buildNotice } from "../../report/notify/build-notice.ts";
 import type { Notice } from "../../report/notify/notice.ts";
-import { notifyState } from "../../state/notify-state.ts";
+import { notifyState, type TargetNotifyState } from "../../state/notify-state.ts";
 import type { ModeResult } from "../mode-result.ts";
 import type { WorkerDeps } from "../worker-deps.ts";
 import { usableNotifications } from "./usable-notifications.ts";
@@ -33,6 +42,8 @@ export async function notifyScan(params: {
   notifications: NotificationConfig[];
   cluster: string;
   report: DriftReport;
+  /** The objects left out of `report` as snoozed, and the report with them. */
+  snoozed?: { refs: ObjectRef[]; unsnoozed: DriftReport };
   mode: ModeResult;
   links: Notice["links"];
   /** The scan job's id: the same when the job runs again, so what it did is announced once. */
@@ -46,8 +57,16 @@ export async function notifyScan(params: {
   const before = await store.get(repo, report.target);
   const now = (params.now ?? new Date()).toISOString();
   const drifted = report.summary.drifted + report.summary.missing + report.summary.orphaned > 0;
-  const sends: Array<{ event: NotifyEvent; id: Array<string | number>; notice: Notice; version?: number }> = [];
-  const update: Parameters<typeof store.set>[2] = { seen: {} };
+  const sends: Array<{
+    event: NotifyEvent;
+    id: Array<string | number>;
+    notice: Notice;
+    version?: number;
+    /** Only a reminder, `remind` from now: the drift is not news. */
+    remindOnly?: boolean;
+  }> = [];
+  const snoozedNow = (params.snoozed?.refs ?? []).map((ref) => keyString(refKey(ref)));
+  const update: Parameters<typeof store.set>[2] = { seen: {}, snoozed: snoozedNow };
   const notice = (event: NotifyEvent, summary: string, extra: { since?: string; links?: Notice["links"] } = {}) =>
     buildNotice({
       event,
@@ -59,7 +78,20 @@ export async function notifyScan(params: {
       ...(extra.since ? { since: extra.since } : {}),
     });
 
-  if (drifted && report.fingerprint !== before.fingerprint) {
+  const changed = drifted ? report.fingerprint !== before.fingerprint : before.fingerprint !== "";
+  if (changed && onlySnoozed({ before, snoozedNow, report, unsnoozed: params.snoozed?.unsnoozed ?? report })) {
+    // A snooze began: nothing is sent; the reminders queued (which name the snoozed object) are no longer due.
+    const version = before.version + 1;
+    Object.assign(update, { fingerprint: drifted ? report.fingerprint : "", version });
+    if (drifted)
+      sends.push({
+        event: "drift",
+        id: ["remind", report.fingerprint, version],
+        notice: { ...notice("drift", "", before.since ? { since: before.since } : {}), reminder: 1 },
+        version,
+        remindOnly: true,
+      });
+  } else if (drifted && report.fingerprint !== before.fingerprint) {
     const version = before.version + 1;
     const since = before.fingerprint ? (before.since ?? now) : now;
     sends.push({
@@ -97,7 +129,7 @@ export async function notifyScan(params: {
   const queue = deps.queues.notify();
   const jobs = sends.flatMap((send) =>
     notifications
-      .filter((n) => n.events.includes(send.event))
+      .filter((n) => n.events.includes(send.event) && (!send.remindOnly || n.remindMs > 0))
       .map((n) => {
         const data: NotifyJob = {
           channel: n.channel,
@@ -107,10 +139,38 @@ export async function notifyScan(params: {
             : {}),
         };
         const jobId = notifyJobId([repo.toLowerCase(), report.target, ...send.id], n.channel);
-        return { name: NOTIFY_JOB, data, opts: { ...deps.queues.notifyJobOptions, jobId } };
+        const delay = send.remindOnly ? { delay: n.remindMs } : {};
+        return { name: NOTIFY_JOB, data, opts: { ...deps.queues.notifyJobOptions, jobId, ...delay } };
       }),
   );
   if (jobs.length > 0) await queue.addBulk(jobs);
   await store.set(repo, report.target, update);
-  return jobs.map((j) => `queued ${j.data.notice.event} notification to ${j.data.channel}`);
+  return jobs.map((j) =>
+    j.data.notice.reminder > 0
+      ? `queued drift reminder to ${j.data.channel}`
+      : `queued ${j.data.notice.event} notification to ${j.data.channel}`,
+  );
+}
+
+/**
+ * Whether the report differs from what was announced only because more objects are snoozed: the drift outside
+ * the snoozes of the last scan is the one announced, and no snooze ended on an object that still drifts.
+ */
+function onlySnoozed(params: {
+  before: TargetNotifyState;
+  snoozedNow: string[];
+  report: DriftReport;
+  unsnoozed: DriftReport;
+}): boolean {
+  const { before, snoozedNow } = params;
+  // State kept before snoozes were: nothing to tell a snooze by.
+  if (!before.snoozed) return false;
+  const earlier = new Set(before.snoozed);
+  const now = new Set(snoozedNow);
+  const key = (r: ResourceReport) => keyString(refKey(r));
+  const woke = params.report.resources.some((r) => r.status !== "in-sync" && earlier.has(key(r)) && !now.has(key(r)));
+  if (woke) return false;
+  const outside = params.unsnoozed.resources.filter((r) => !earlier.has(key(r)));
+  const asBefore = outside.some((r) => r.status !== "in-sync") ? fingerprint(outside) : "";
+  return asBefore === before.fingerprint;
 }
