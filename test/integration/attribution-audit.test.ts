@@ -336,7 +336,7 @@ describe("the audit webhook backend", () => {
     expect(webOutput).not.toContain("mallory");
   });
 
-  it("absorbs a flood of events for 15 s without losing the web process, in bounded memory", async () => {
+  it("absorbs a flood of events for a minute without losing the web process, in bounded memory", { timeout: 150_000 }, async () => {
     const token = testToken();
     const batch = (n: number) =>
       JSON.stringify({
@@ -368,7 +368,7 @@ describe("the audit webhook backend", () => {
     const other: number[] = [];
     const started = Date.now();
     const sender = async () => {
-      while (Date.now() - started < 15_000) {
+      while (Date.now() - started < 60_000) {
         const answer = await post("/attribution/audit/test", bodies[sent++ % bodies.length]!, token);
         if (answer.status === 200) kept += 400;
         else if (answer.status === 429) busy++;
