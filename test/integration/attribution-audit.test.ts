@@ -336,7 +336,9 @@ describe("the audit webhook backend", () => {
     expect(webOutput).not.toContain("mallory");
   });
 
-  it("absorbs a flood of events for a minute without losing the web process, in bounded memory", { timeout: 150_000 }, async () => {
+  it("absorbs a flood of events for a minute without losing the web process, in bounded memory", {
+    timeout: 150_000,
+  }, async () => {
     const token = testToken();
     const batch = (n: number) =>
       JSON.stringify({
