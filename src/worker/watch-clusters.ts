@@ -12,6 +12,7 @@ import { SessionPool } from "../live/session-pool.ts";
 import type { UndriftQueues } from "../queue/create-queues.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { holdRedisLease, type RedisLease } from "../queue/redis-lease.ts";
+import { WatchInterest } from "../queue/watch-interest.ts";
 import { WatchTriggers } from "./watch-triggers.ts";
 
 export interface WatchingClusters {
@@ -33,9 +34,15 @@ export function watchClusters(params: {
   debounceMs?: number;
 }): WatchingClusters {
   const { queues, log } = params;
+  // The leases' (and the watch interest's) own connection fails fast while Redis is away (the worker's waits it out): a renewal that
+  // cannot be sent means the lease may lapse, and a pending one must not hold up the process's shutdown.
+  // Its errors are the outage the worker's connection already reports once.
+  const redis = params.connection.duplicate({ maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on("error", () => undefined);
   const triggers = new WatchTriggers({
     queues,
     log,
+    interest: new WatchInterest({ redis, prefix: queues.prefix, log }),
     ...(params.debounceMs !== undefined ? { debounceMs: params.debounceMs } : {}),
   });
   const leases = new Map<string, RedisLease>();
@@ -44,11 +51,6 @@ export function watchClusters(params: {
     watch: watching,
     onChange: (cluster, change) => triggers.changed(cluster, change.object),
   });
-  // The leases' own connection fails fast while Redis is away (the worker's waits it out): a renewal that
-  // cannot be sent means the lease may lapse, and a pending one must not hold up the process's shutdown.
-  // Its errors are the outage the worker's connection already reports once.
-  const redis = params.connection.duplicate({ maxRetriesPerRequest: 1, enableOfflineQueue: false });
-  redis.on("error", () => undefined);
   for (const cluster of params.clusters) {
     const lease = holdRedisLease({
       redis,
@@ -58,6 +60,20 @@ export function watchClusters(params: {
       onChange: (held) => {
         if (!held) sessions.unwatch(cluster);
         log.info({ cluster, held }, `${held ? "watching" : "no longer watching"} cluster ${cluster}`);
+        // Nobody watched the cluster between the last holder's end (or this process's restart) and now: the
+        // targets tracked there are scanned once, and those scans, run here, open the watches again.
+        if (held) {
+          triggers.adopt(cluster).then(
+            (count) => {
+              if (count > 0)
+                log.info(
+                  { cluster, targets: count },
+                  `${count} watched targets of cluster ${cluster} queued for a scan on taking its watches`,
+                );
+            },
+            (error: unknown) => log.warn({ err: error, cluster }, `watched targets of cluster ${cluster} not adopted`),
+          );
+        }
       },
     });
     leases.set(cluster, lease);
