@@ -24,7 +24,7 @@ export class WatchInterest {
   private readonly redis: Redis;
   private readonly prefix: string;
   private readonly log: QueueLog;
-  /** By hash key then field: the value last written or read. */
+  /** By cluster then field: the value last written or read. */
   private readonly written = new Map<string, Map<string, string>>();
 
   constructor(params: { redis: Redis; prefix: string; log: QueueLog }) {
@@ -38,9 +38,8 @@ export class WatchInterest {
   }
 
   private remembered(cluster: string): Map<string, string> {
-    const key = this.key(cluster);
-    const byField = this.written.get(key) ?? new Map<string, string>();
-    this.written.set(key, byField);
+    const byField = this.written.get(cluster) ?? new Map<string, string>();
+    this.written.set(cluster, byField);
     return byField;
   }
 
@@ -66,13 +65,19 @@ export class WatchInterest {
   async load(cluster: string): Promise<WatchInterestEntry[]> {
     const raw = await this.redis.hgetall(this.key(cluster));
     const byField = this.remembered(cluster);
+    const schema = entrySchema.refine((entry) => entry.job.cluster === cluster, {
+      path: ["job", "cluster"],
+      message: `not ${cluster}`,
+    });
     const entries: WatchInterestEntry[] = [];
     for (const [field, value] of Object.entries(raw)) {
-      const parsed = entrySchema.safeParse(parseJson(value));
-      if (!parsed.success || parsed.data.job.cluster !== cluster) {
+      const parsed = schema.safeParse(parseJson(value));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue?.path.join(".") || "entry";
         this.log.warn(
           { cluster, target: field },
-          `watch interest entry ${field} of cluster ${cluster} skipped: not valid`,
+          `watch interest entry ${field} of cluster ${cluster} skipped: ${where}: ${issue?.message}`,
         );
         continue;
       }

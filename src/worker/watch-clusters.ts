@@ -34,9 +34,9 @@ export function watchClusters(params: {
   debounceMs?: number;
 }): WatchingClusters {
   const { queues, log } = params;
-  // The leases' (and the watch interest's) own connection fails fast while Redis is away (the worker's waits it out): a renewal that
-  // cannot be sent means the lease may lapse, and a pending one must not hold up the process's shutdown.
-  // Its errors are the outage the worker's connection already reports once.
+  // The leases' and the watch interest's own connection fails fast while Redis is away (the worker's waits it
+  // out): a renewal that cannot be sent means the lease may lapse, and a pending one must not hold up the
+  // process's shutdown. Its errors are the outage the worker's connection already reports once.
   const redis = params.connection.duplicate({ maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on("error", () => undefined);
   const triggers = new WatchTriggers({

@@ -47,13 +47,8 @@ export class WatchTriggers {
 
   /** The target was scanned: changes to objects its selector picks queue its scan from now on. */
   track(job: ScheduledScanJob, selector: string): void {
-    const byKey = this.targets.get(job.cluster) ?? new Map<string, Tracked>();
-    this.targets.set(job.cluster, byKey);
     const { installationId, repo, target, cluster } = job;
-    byKey.set(targetKey(repo, target), {
-      job: { installationId, repo, target, cluster },
-      requirements: parseLabelSelector(selector),
-    });
+    this.remember({ installationId, repo, target, cluster }, selector);
     // Redis away: this process still triggers for it; only a takeover meanwhile would not know it.
     this.interest?.record({ installationId, repo, target, cluster }, selector).catch((error: unknown) => {
       this.log.warn({ err: error, cluster, target }, `watch interest in ${repo} target ${target} not kept in Redis`);
@@ -80,13 +75,15 @@ export class WatchTriggers {
   async adopt(cluster: string): Promise<number> {
     if (!this.interest) return 0;
     const entries = await this.interest.load(cluster);
-    const byKey = this.targets.get(cluster) ?? new Map<string, Tracked>();
-    this.targets.set(cluster, byKey);
-    for (const { job, selector } of entries) {
-      byKey.set(targetKey(job.repo, job.target), { job, requirements: parseLabelSelector(selector) });
-    }
+    for (const { job, selector } of entries) this.remember(job, selector);
     await Promise.all(entries.map(({ job }) => enqueueScan({ queues: this.queues, job: { ...job, reason: "watch" } })));
     return entries.length;
+  }
+
+  private remember(job: ScheduledScanJob, selector: string): void {
+    const byKey = this.targets.get(job.cluster) ?? new Map<string, Tracked>();
+    this.targets.set(job.cluster, byKey);
+    byKey.set(targetKey(job.repo, job.target), { job, requirements: parseLabelSelector(selector) });
   }
 
   /** A change seen by the watch of `cluster`: every target whose selector picks the object gets a scan. */

@@ -126,5 +126,6 @@ describe("a cluster's watches taken over by another worker", () => {
     expect(jobs.map((j) => j.data)).toEqual([{ ...job, reason: "watch" }]);
     const warnings = test.log.entries.filter((e) => e.level === "warn" && e.message.includes("acme/gitops/broken"));
     expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toContain("acme/gitops/broken of cluster watched skipped: entry: ");
   });
 });
