@@ -87,10 +87,10 @@ function writtenByUndrift(object: { metadata: { generation: number; managedField
   };
 }
 
-// The Deployment controller writes a Deployment (its revision annotation, its status) for as long as a rollout
-// that a hand edit started runs, and revert refuses, by design, an object written since its own read ("changed
-// since the scan, so not applied; run revert again"). A test that means to revert the hand edit waits for that
-// rollout first: under load it can outlast the read, and the test would see the refusal instead.
+// The Deployment controller writes a Deployment for as long as a rollout that a hand edit started runs: its
+// status, which revert reads again past (revert-changed-since-read.test.ts), and its revision annotation, a write
+// to metadata that revert refuses, by design, as made since its own read ("changed since the scan, so not
+// applied; run revert again"). A test that means to revert the hand edit waits for that rollout first.
 const settled = (s: Scenario) => rolledOut(s.namespace, "web");
 
 async function get(s: Scenario, what: string) {

@@ -5,14 +5,16 @@ import type { IgnoreRule, Jq } from "../../drift/ignore-rules.ts";
 import { isSecret, redactSecretValues } from "../../drift/mask.ts";
 import { applyObject } from "../../live/apply-object.ts";
 import type { ApiResource } from "../../live/discovery.ts";
+import { getObject } from "../../live/get-object.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import { patchManagedFields } from "../../live/patch-managed-fields.ts";
 import { applyAction, type ObjectRecord } from "../../model/change-set.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
+import { onlyStatusChanged } from "../../plan/revert/only-status-changed.ts";
 import type { PlannedObject } from "../../plan/revert/plan-revert.ts";
 import { respectIgnored } from "../../plan/revert/respect-ignored.ts";
-import { takeOverHumanFields } from "../../plan/revert/take-over-human-fields.ts";
+import { type Takeover, takeOverHumanFields } from "../../plan/revert/take-over-human-fields.ts";
 import { isApplyConflict, parseApplyConflicts } from "./parse-apply-conflicts.ts";
 import { asApiError } from "./revert-error.ts";
 
@@ -52,41 +54,55 @@ export async function applyDesired(params: {
     },
   });
 
-  // 1. Fields people changed by hand pass to the applier, so the apply removes or restores them.
-  const takeover =
-    planned.live &&
-    takeOverHumanFields({
-      entries: planned.live.metadata.managedFields,
+  // 1. Fields people changed by hand pass to the applier, so the apply removes or restores them. The patch holds
+  // only if the object is as it was read. A write since then to its status alone (a Deployment's controller
+  // writes it all through the rollout a hand edit starts) changes nothing the revert judged, so the takeover is
+  // made again from a fresh read, a few times at most. Any other write is refused: no scan has judged it.
+  let live = planned.live;
+  let takeover: Takeover | undefined;
+  for (let attempt = 1; live; attempt++) {
+    takeover = takeOverHumanFields({
+      entries: live.metadata.managedFields,
       fieldManager,
       apiVersion: object.apiVersion,
       isHuman: params.isHuman,
       time: params.time,
     });
-  if (takeover && planned.live) {
+    if (!takeover) break;
     record.takenFrom = takeover.takenFrom;
     try {
       await patchManagedFields({
         client,
         resource,
-        object: planned.live,
+        object: live,
         managedFields: takeover.managedFields,
         fieldManager,
         dryRun,
       });
+      break;
     } catch (caught) {
       const error = asApiError(object, "taking over hand-made fields failed", caught);
-      if (error.status === 409)
+      if (error.status !== 409) return fail(`taking over hand-made fields refused: ${error.refusal}`);
+      let fresh: KubeObject | undefined;
+      try {
+        fresh = attempt < 4 ? await getObject({ client, resource, object: live }) : undefined;
+      } catch (again) {
+        return fail(
+          `changed since the scan, and reading it again failed: ${asApiError(object, "read", again).refusal}`,
+        );
+      }
+      if (!fresh || !onlyStatusChanged(live, fresh))
         return fail("changed since the scan, so not applied; run revert again to judge it anew");
-      return fail(`taking over hand-made fields refused: ${error.refusal}`);
+      live = fresh;
     }
   }
 
   // 2. Fields ignoreDifferences exempts keep their live values (the takeover may have made them undrift's).
-  if (planned.live) {
+  if (live) {
     const respected = respectIgnored({
       desired: object,
-      live: planned.live,
-      managedFields: takeover ? takeover.managedFields : planned.live.metadata.managedFields,
+      live,
+      managedFields: takeover ? takeover.managedFields : live.metadata.managedFields,
       fieldManager,
       rules: params.ignoreRules,
       jq: params.jq,

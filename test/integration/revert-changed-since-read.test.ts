@@ -1,0 +1,118 @@
+// A revert's object written again between the revert's read and its apply
+// (src/remediate/revert/apply-desired.ts), against the real API server and its
+// Deployment controller: the revert takes people's fields over with a patch
+// that holds only if the object is as read. A write since then to the status
+// alone (the controller writes it all through the rollout a hand edit starts)
+// changes nothing the revert judged: it reads the object again and goes on,
+// the hand-made annotation removed. A person's write since then is refused,
+// named as changed since the scan, and the object keeps what the person wrote.
+// Before, the status write was refused too: under load, reverts of Deployments
+// in the suite failed with "changed since the scan".
+import { afterEach, describe, expect, it } from "vitest";
+import { loadJq } from "../../src/drift/jq.ts";
+import { discover } from "../../src/live/discovery.ts";
+import { getObject } from "../../src/live/get-object.ts";
+import type { KubeObject } from "../../src/model/types.ts";
+import { applyStage } from "../../src/plan/revert/apply-stage.ts";
+import { applyDesired } from "../../src/remediate/revert/apply-desired.ts";
+import { client, kubectl, uniqueName } from "../helpers/cluster.ts";
+
+const namespaces: string[] = [];
+afterEach(async () => {
+  await Promise.all(
+    namespaces.splice(0).map((ns) => kubectl(["delete", "namespace", ns, "--wait=false"]).catch(() => undefined)),
+  );
+});
+
+const desired = (namespace: string): KubeObject => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "web", namespace },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: "web" } },
+    template: {
+      metadata: { labels: { app: "web" } },
+      spec: { containers: [{ name: "web", image: "nginx:1.27" }] },
+    },
+  },
+});
+
+/** A Deployment applied by undrift, then annotated by a person; the revert's read of it. */
+async function handAnnotated(): Promise<{ namespace: string; read: KubeObject }> {
+  const namespace = uniqueName("since-read");
+  namespaces.push(namespace);
+  await kubectl(["create", "namespace", namespace]);
+  await kubectl(
+    ["-n", namespace, "apply", "--server-side", "--field-manager=undrift", "-f", "-"],
+    JSON.stringify(desired(namespace)),
+  );
+  await kubectl(["-n", namespace, "annotate", "deploy/web", "oncall=alice"]);
+  const index = await discover(client());
+  const read = await getObject({
+    client: client(),
+    resource: index.find("apps/v1", "Deployment")!,
+    object: desired(namespace),
+  });
+  return { namespace, read: read! };
+}
+
+async function revertFrom(namespace: string, read: KubeObject) {
+  const index = await discover(client());
+  const object = desired(namespace);
+  return applyDesired({
+    client: client(),
+    resource: index.find("apps/v1", "Deployment")!,
+    planned: {
+      desired: { object, source: { file: "web.yaml", document: 0 } },
+      live: read,
+      status: "drifted",
+      changes: ["/metadata/annotations/oncall"],
+      stage: applyStage(object),
+    },
+    fieldManager: "undrift",
+    force: true,
+    isHuman: (manager) => manager.startsWith("kubectl"),
+    dryRun: false,
+    time: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    ignoreRules: [],
+    jq: await loadJq(),
+  });
+}
+
+const annotations = async (namespace: string) =>
+  JSON.parse(await kubectl(["-n", namespace, "get", "deploy/web", "-o", "json"])).metadata.annotations ?? {};
+
+describe("a revert whose object was written after its read", () => {
+  it("goes on when only its status was written: the person's annotation is removed", async () => {
+    const { namespace, read } = await handAnnotated();
+    // A status write after the read, as the controller makes them; the controller may add its own meanwhile.
+    await kubectl([
+      "-n",
+      namespace,
+      "patch",
+      "deploy/web",
+      "--subresource=status",
+      "--type=merge",
+      "-p",
+      '{"status":{"collisionCount":1}}',
+    ]);
+
+    const { record } = await revertFrom(namespace, read);
+    expect(record).toMatchObject({ action: "configured", takenFrom: ["kubectl-annotate"] });
+    expect(record.reason).toBeUndefined();
+    expect((await annotations(namespace)).oncall).toBeUndefined();
+  });
+
+  it("refuses when a person wrote it, and leaves what they wrote", async () => {
+    const { namespace, read } = await handAnnotated();
+    await kubectl(["-n", namespace, "annotate", "--overwrite", "deploy/web", "oncall=bob"]);
+
+    const { record } = await revertFrom(namespace, read);
+    expect(record).toMatchObject({
+      action: "failed",
+      reason: "changed since the scan, so not applied; run revert again to judge it anew",
+    });
+    expect((await annotations(namespace)).oncall).toBe("bob");
+  });
+});
