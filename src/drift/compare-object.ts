@@ -4,6 +4,7 @@
 // Without `wouldBe` this is the fast local pass; with the server's dry-run
 // result it is exact: what applying Git would change, plus hand-added fields.
 
+import { isSecret } from "../model/is-secret.ts";
 import type { Change, KubeObject } from "../model/types.ts";
 import { cleanObject } from "./clean-object.ts";
 import { type DiffContext, deepEqual, diffValues, isEmpty, pointerOf, type ValueDiff, valueAt } from "./diff-values.ts";
@@ -12,7 +13,6 @@ import { type FieldPath, pathKey } from "./field-path.ts";
 import { type IgnoreRule, type Jq, rulesFor, stripIgnored } from "./ignore-rules.ts";
 import { isBuiltinGroup, ListShapes } from "./list-shapes.ts";
 import { Ownership } from "./managed-fields.ts";
-import { isSecret } from "./mask.ts";
 import { filtersKind, type NoiseFilter } from "./noise-filters.ts";
 import { isQuantityPath, sameQuantity } from "./quantity.ts";
 

@@ -2,6 +2,7 @@
 // and `stringData` becomes a mask before a report exists, so no renderer, log,
 // job payload or error can carry one. Masks say only whether a value changed,
 // as Flux's ssa sanitizer does: `***`, or `*** (before)` / `*** (after)`.
+import { isSecret } from "../model/is-secret.ts";
 import type { Change, KubeObject, ResourceReport } from "../model/types.ts";
 
 export const mask = "***";
@@ -10,10 +11,6 @@ export const maskAfter = "*** (after)";
 
 const secretMaps = ["data", "stringData"] as const;
 const lastApplied = "kubectl.kubernetes.io/last-applied-configuration";
-
-export function isSecret(object: { apiVersion: string; kind: string }): boolean {
-  return object.kind === "Secret" && object.apiVersion === "v1";
-}
 
 type Values = Record<string, unknown>;
 const valuesOf = (o: KubeObject | undefined, map: string) => (o?.[map] ?? undefined) as Values | undefined;

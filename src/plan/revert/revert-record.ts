@@ -3,11 +3,13 @@
 // object's masked changes with its own fingerprint). The audit trail lives in
 // Git history; on merge the handler reads it back and applies only the drift
 // whose fingerprint still matches, reporting the rest.
+
 import { stringify } from "yaml";
 import { z } from "zod";
 import { parseYamlConfig } from "../../config/parse-yaml-config.ts";
 import { fingerprint } from "../../drift/fingerprint.ts";
-import { isSecret, maskSecretChange } from "../../drift/mask.ts";
+import { maskSecretChange } from "../../drift/mask.ts";
+import { isSecret } from "../../model/is-secret.ts";
 import type { Change, DriftReport, DriftStatus, ResourceReport } from "../../model/types.ts";
 
 const changeSchema = z.strictObject({

@@ -1,14 +1,16 @@
 // One drifted or missing object applied by server-side apply, after the fields
 // people changed by hand have passed to the applier; or the dry-run twin of
 // both steps, which yields the record the real run would.
+
 import type { IgnoreRule, Jq } from "../../drift/ignore-rules.ts";
-import { isSecret, redactSecretValues } from "../../drift/mask.ts";
+import { redactSecretValues } from "../../drift/mask.ts";
 import { applyObject } from "../../live/apply-object.ts";
 import type { ApiResource } from "../../live/discovery.ts";
 import { getObject } from "../../live/get-object.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import { patchManagedFields } from "../../live/patch-managed-fields.ts";
 import { applyAction, type ObjectRecord } from "../../model/change-set.ts";
+import { isSecret } from "../../model/is-secret.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
 import { onlyStatusChanged } from "../../plan/revert/only-status-changed.ts";

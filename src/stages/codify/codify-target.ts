@@ -5,6 +5,7 @@
 //   4. apply the plans to in-memory texts and prove them by rendering again
 //   5. keep what proved out, report the rest with why
 // Nothing is written here: the result carries the texts for the caller to write or diff.
+
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { KubeConfig } from "@kubernetes/client-node";
@@ -15,7 +16,7 @@ import type { Renderer } from "../../desired/render-target.ts";
 import { repoPath } from "../../desired/repo-path.ts";
 import { findingOf, type Pairing } from "../../drift/build-report.ts";
 import type { ComparePolicy } from "../../drift/compare-object.ts";
-import { isSecret } from "../../drift/mask.ts";
+import { isSecret } from "../../model/is-secret.ts";
 import type { DesiredObject, DriftStatus, ScanProblem } from "../../model/types.ts";
 import type { CodifyContext } from "../../remediate/codify/codify-context.ts";
 import type {

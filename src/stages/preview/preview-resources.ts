@@ -1,12 +1,14 @@
 // Head's objects as a reviewer sees them: create, change or unchanged, from
 // the head scan's dry-run confirmed report; a created object shows the
 // server's defaults from a dry-run apply on the preview's session.
+
 import type { TargetConfig } from "../../config/schema.ts";
 import { cleanObject } from "../../drift/clean-object.ts";
-import { isSecret, maskSecretPair, redactSecretValues } from "../../drift/mask.ts";
+import { maskSecretPair, redactSecretValues } from "../../drift/mask.ts";
 import type { ClusterSession } from "../../live/cluster-session.ts";
 import { KubeApiError } from "../../live/errors.ts";
 import { mapLimit } from "../../live/map-limit.ts";
+import { isSecret } from "../../model/is-secret.ts";
 import { keyString, objectKey, refKey } from "../../model/object-key.ts";
 import { type PreviewResource, previewAction } from "../../model/preview-report.ts";
 import type { KubeObject, ResourceReport } from "../../model/types.ts";

@@ -8,10 +8,11 @@
 
 import type { Pairing } from "../../drift/build-report.ts";
 import { type ComparePolicy, compareObject } from "../../drift/compare-object.ts";
-import { isSecret, redactSecretValues } from "../../drift/mask.ts";
+import { redactSecretValues } from "../../drift/mask.ts";
 import type { ClusterSession } from "../../live/cluster-session.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import { KubeApiError } from "../../live/errors.ts";
+import { isSecret } from "../../model/is-secret.ts";
 import { groupOf, objectKey } from "../../model/object-key.ts";
 import type { KubeObject, ScanProblem } from "../../model/types.ts";
 
