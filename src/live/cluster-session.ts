@@ -10,7 +10,10 @@
 //
 // Dry-runs are shared too: the same object dry-run with the same field manager
 // gets the answer once per session (a preview's base and head scans confirm
-// every object the pull request leaves alone twice otherwise).
+// every object the pull request leaves alone twice otherwise). With watches,
+// an answer outlives the session: a dry-run judged against a live object that
+// has not been written since, with the same request, is answered from the
+// cache's DryRunMemo, and nothing is sent.
 //
 // With `shareLists`, a selector `key=value` is answered from one LIST by `key`
 // alone, filtered here the way the API server filters: every target that uses
@@ -36,6 +39,20 @@ import { type ListSources, listTracked, type Tracked } from "./fetch-live.ts";
 import { KubeClient } from "./kube-client.ts";
 import { listObjects } from "./list-objects.ts";
 import type { WatchCache } from "./watch-cache.ts";
+
+export interface DryRunParams {
+  resource: ApiResource;
+  object: KubeObject;
+  fieldManager: string;
+  /** The live object the answer is judged against: with watches, an unchanged one reuses an earlier answer. */
+  live?: KubeObject;
+}
+
+export interface DryRunAnswer {
+  object: KubeObject;
+  /** Answered from an earlier scan's dry-run of the same request against the same live object: nothing sent. */
+  reused: boolean;
+}
 
 /** One kind's LIST, and where it came from: a current watch, or the API server (with why, when a watch was refused). */
 interface Listed {
@@ -98,30 +115,40 @@ export class ClusterSession {
   }
 
   /** A server-side dry-run apply (force) of `object`: what applying it would leave. Each caller gets its own copy. */
-  async dryRunApply(params: { resource: ApiResource; object: KubeObject; fieldManager: string }): Promise<KubeObject> {
+  dryRunApply(params: DryRunParams): Promise<DryRunAnswer> {
     const { resource, object, fieldManager } = params;
-    const answer = this.dryRun(`apply|${fieldManager}|${JSON.stringify(object)}`, () =>
+    return this.dryRun("apply", params, () =>
       applyObject({ client: this.client, resource, object, fieldManager, force: true, dryRun: true }),
     );
-    return structuredClone(await answer);
   }
 
   /** A dry-run create of `object`: the object as the server would store it, its defaults filled in. */
-  async dryRunCreate(params: { resource: ApiResource; object: KubeObject; fieldManager: string }): Promise<KubeObject> {
+  dryRunCreate(params: DryRunParams): Promise<DryRunAnswer> {
     const { resource, object, fieldManager } = params;
-    const answer = this.dryRun(`create|${fieldManager}|${JSON.stringify(object)}`, () =>
+    return this.dryRun("create", params, () =>
       createObject({ client: this.client, resource, object, fieldManager, dryRun: true }),
     );
-    return structuredClone(await answer);
   }
 
-  private dryRun(key: string, send: () => Promise<KubeObject>): Promise<KubeObject> {
+  private async dryRun(
+    verb: "apply" | "create",
+    params: DryRunParams,
+    send: () => Promise<KubeObject>,
+  ): Promise<DryRunAnswer> {
+    const { object, fieldManager, live } = params;
+    const memo = this.watches?.dryRuns;
+    const kept = memo && live ? memo.keyOf(verb, fieldManager, live, object) : undefined;
+    const known = kept ? memo?.get(kept) : undefined;
+    if (known) return { object: known, reused: true };
+    const key = `${verb}|${fieldManager}|${JSON.stringify(object)}`;
     let answer = this.dryRuns.get(key);
     if (!answer) {
       answer = this.remember(send(), () => this.dryRuns.delete(key));
       this.dryRuns.set(key, answer);
     }
-    return answer;
+    const result = await answer;
+    if (kept) memo?.set(kept, result);
+    return { object: structuredClone(result), reused: false };
   }
 
   /** One kind's objects carrying `selector`; each caller gets its own copies when the session is shared. */

@@ -11,10 +11,12 @@
 // The cache keeps its own client, so its LISTs and WATCHes are never counted
 // as a scan's requests: a scan answered from it costs none. A full watch of a
 // kind answers a metadata ask too, and replaces a metadata watch of the same
-// kind once synced. A watch no scan asked for in `idleMs` is stopped.
+// kind once synced. A watch no scan asked for in `idleMs` is stopped. The
+// cache also keeps the scans' dry-run answers (DryRunMemo), which go with it.
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { KubeObject } from "../model/types.ts";
 import type { ApiResource } from "./discovery.ts";
+import { DryRunMemo } from "./dry-run-memo.ts";
 import type { KubeApiError } from "./errors.ts";
 import { KubeClient } from "./kube-client.ts";
 import { KindWatch, type WatchChange, type WatchCounts } from "./watch-kind.ts";
@@ -39,6 +41,8 @@ interface Entry {
 
 export class WatchCache {
   readonly client: KubeClient;
+  /** Dry-run answers by the live object's state and the request, kept while the watches are (ClusterSession). */
+  readonly dryRuns: DryRunMemo;
   private readonly entries = new Map<string, Entry>();
   private readonly onChange: WatchChange | undefined;
   private readonly waitMs: number;
@@ -61,6 +65,7 @@ export class WatchCache {
     this.waitMs = params.waitMs ?? 5_000;
     this.idleMs = params.idleMs ?? 60 * 60_000;
     this.now = params.now ?? Date.now;
+    this.dryRuns = new DryRunMemo({ now: this.now });
   }
 
   /** The objects of `resource` carrying `selector`, from a current watch; the first ask starts the watch. */
@@ -87,6 +92,7 @@ export class WatchCache {
     this.stopped = true;
     for (const { watch } of this.entries.values()) watch.stop();
     this.entries.clear();
+    this.dryRuns.clear();
   }
 
   stats(): WatchCacheStats {

@@ -141,7 +141,8 @@ export interface ScanStats {
   /**
    * In the app's worker, which answers LISTs from its watches of the cluster: how many kinds came from a
    * current watch, and how many were LISTed because none was (the cache could not be trusted, or the
-   * identity may not watch the kind).
+   * identity may not watch the kind); and how many dry-runs were not sent because an earlier scan's answer
+   * for the same request against the same state of the live object was kept (not counted in `dryRuns`).
    */
-  cache?: { watched: number; listed: number };
+  cache?: { watched: number; listed: number; dryRunsReused: number };
 }

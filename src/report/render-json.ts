@@ -85,6 +85,14 @@ export function statsJson(stats: ScanStats) {
     durationMs: stats.durationMs,
     dryRuns: stats.dryRuns,
     desired: stats.desired,
-    ...(stats.cache ? { cache: { watched: stats.cache.watched, listed: stats.cache.listed } } : {}),
+    ...(stats.cache
+      ? {
+          cache: {
+            watched: stats.cache.watched,
+            listed: stats.cache.listed,
+            dryRunsReused: stats.cache.dryRunsReused,
+          },
+        }
+      : {}),
   };
 }

@@ -99,6 +99,9 @@ export const statsSchema = z
         listed: count.describe(
           "Kinds LISTed because no watch of them was current (the cache could not be trusted) or the identity may not watch them.",
         ),
+        dryRunsReused: count.describe(
+          "Dry-runs not sent: an earlier scan's answer to the same request against the same state (resourceVersion) of the live object was kept. Not counted in dryRuns.",
+        ),
       })
       .optional()
       .describe("Only in the app's worker, which keeps watches of each cluster it serves."),

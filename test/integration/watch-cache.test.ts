@@ -18,6 +18,7 @@ import { WatchCache } from "../../src/live/watch-cache.ts";
 import type { KubeObject } from "../../src/model/types.ts";
 import { runScan } from "../../src/stages/scan/scan-target.ts";
 import { client, kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
+import { rolledOut } from "../helpers/controllers.ts";
 import { type CutProxy, startCutProxy } from "../helpers/cut-proxy.ts";
 import { webDeployment } from "../helpers/manifests.ts";
 import { waitFor } from "../helpers/redis.ts";
@@ -176,7 +177,11 @@ describe("a watch cache of a cluster", () => {
     );
     // The first scan's kinds were listed once, by the watches; the second sends only discovery and dry-runs.
     expect(first.report.stats!.cache!.watched).toBeGreaterThan(10);
-    expect(second.report.stats!.cache).toEqual({ watched: expect.any(Number), listed: 0 });
+    expect(second.report.stats!.cache).toEqual({
+      watched: expect.any(Number),
+      listed: 0,
+      dryRunsReused: expect.any(Number),
+    });
     expect(second.report.stats!.cache!.watched).toBeGreaterThan(10);
     expect(second.report.problems).toEqual([]);
 
@@ -187,6 +192,63 @@ describe("a watch cache of a cluster", () => {
       return r.report.resources[0]?.changes.some((c) => c.path === "/spec/replicas" && c.live === 6) && r;
     });
     expect(third.report.stats!.cache!.listed).toBe(0);
+  });
+});
+
+describe("dry-runs", () => {
+  it("are sent again only for an object written since, or whose desired state changed", async () => {
+    const s = scenario({ files: { "manifests/web.yaml": webDeployment } });
+    scenarios.push(s);
+    await s.applyGit();
+    await kubectl(["scale", "deployment", "web", "-n", s.namespace, "--replicas=5"]);
+    // The controller's status writes give new resourceVersions while the rollout runs: wait them out.
+    await rolledOut(s.namespace, "web");
+    const kubeConfig = loadKubeconfig({ kubeconfig: kubeconfigPath() });
+    cache = new WatchCache({ kubeConfig });
+    const scan = async () => {
+      const { report } = await runScan({
+        repoDir: s.repoDir,
+        targetName: s.target,
+        kubeConfig,
+        session: new ClusterSession(kubeConfig, { shareLists: true, watches: cache! }),
+      });
+      return { report, stats: report.stats!, changes: report.resources.find((r) => r.kind === "Deployment")!.changes };
+    };
+    const replicas = (live: number) => expect.objectContaining({ path: "/spec/replicas", live });
+
+    const first = await scan();
+    expect(first.changes).toContainEqual(replicas(5));
+    expect(first.stats.dryRuns).toBeGreaterThan(0);
+    expect(first.stats.cache!.dryRunsReused).toBe(0);
+
+    // Nothing written, nothing changed in Git: the same drift, judged without a dry-run.
+    const second = await scan();
+    expect(second.report.fingerprint).toBe(first.report.fingerprint);
+    expect(second.changes).toEqual(first.changes);
+    expect(second.stats.dryRuns).toBe(0);
+    expect(second.stats.cache!.dryRunsReused).toBe(first.stats.dryRuns);
+    expect(second.stats.requests).toBe(first.stats.requests - first.stats.dryRuns);
+
+    // Written by hand since: the object's new state is dry-run again, and the new drift found.
+    await kubectl(["annotate", "deployment", "web", "-n", s.namespace, "team=checkout"]);
+    const third = await waitFor("the annotation in a scan from the watch", async () => {
+      const r = await scan();
+      return r.changes.some((c) => c.path === "/metadata/annotations/team") && r;
+    });
+    expect(third.stats.dryRuns).toBeGreaterThan(0);
+    expect(third.stats.cache!.dryRunsReused).toBe(0);
+
+    // Git changed (and the object did not): its new desired state is dry-run.
+    const file = join(s.repoDir, "manifests/web.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("replicas: 2 # Git says two", "replicas: 3"));
+    const fourth = await scan();
+    expect(fourth.changes).toContainEqual(expect.objectContaining({ path: "/spec/replicas", desired: 3, live: 5 }));
+    expect(fourth.stats.dryRuns).toBeGreaterThan(0);
+    expect(fourth.stats.cache!.dryRunsReused).toBe(0);
+
+    // A cache stopped (its lease lost) keeps no answer for the worker that takes it next time.
+    cache.stop();
+    expect(cache.dryRuns.size).toBe(0);
   });
 });
 

@@ -68,7 +68,7 @@ async function dryRunCreate(
     };
   try {
     const applied = await session.dryRunApply({ resource, object, fieldManager: target.fieldManager });
-    const wouldBe = cleanObject(applied);
+    const wouldBe = cleanObject(applied.object);
     return { wouldBe: isSecret(wouldBe) ? maskSecretPair(undefined, wouldBe)[1] : wouldBe, dryRun: true };
   } catch (error) {
     if (!(error instanceof KubeApiError)) throw error;

@@ -4,12 +4,13 @@
 //     generated name: the server's defaults, which an object first made with
 //     `kubectl create` lists as its creator's fields although no person chose them.
 // A request the identity may not make (a read-only identity may not dry-run) keeps the
-// local result and says so; the scan goes on.
+// local result and says so; the scan goes on. In the app's worker, a dry-run already
+// answered against the same state of the live object is not sent again (DryRunMemo).
 
 import type { Pairing } from "../../drift/build-report.ts";
 import { type ComparePolicy, compareObject } from "../../drift/compare-object.ts";
 import { redactSecretValues } from "../../drift/mask.ts";
-import type { ClusterSession } from "../../live/cluster-session.ts";
+import type { ClusterSession, DryRunAnswer } from "../../live/cluster-session.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import { KubeApiError } from "../../live/errors.ts";
 import { isSecret } from "../../model/is-secret.ts";
@@ -24,7 +25,7 @@ export async function confirmDrift(params: {
   fieldManager: string;
   policy: ComparePolicy;
   problems: ScanProblem[];
-}): Promise<{ dryRuns: number }> {
+}): Promise<{ dryRuns: number; reused: number }> {
   const { pairing, session, index, fieldManager, policy } = params;
   const desired = pairing.desired!.object;
   const resource = index.find(desired.apiVersion, desired.kind)!;
@@ -36,16 +37,21 @@ export async function confirmDrift(params: {
     params.problems.push({ ...objectKey(desired), message: `${what}: ${message}` });
   };
   let dryRuns = 0;
+  let reused = 0;
+  const count = (answer: DryRunAnswer) => {
+    if (answer.reused) reused++;
+    else dryRuns++;
+    return answer.object;
+  };
   let wouldBe: KubeObject | undefined;
   if (pairing.comparison?.needsDryRun) {
     try {
-      dryRuns++;
-      wouldBe = await session.dryRunApply({ resource, object: desired, fieldManager });
+      wouldBe = count(await session.dryRunApply({ resource, object: desired, fieldManager, live: pairing.live! }));
       pairing.comparison = compare(wouldBe);
     } catch (error) {
       if (!(error instanceof KubeApiError)) throw error;
       unconfirmed("not confirmed by dry-run", error);
-      return { dryRuns };
+      return { dryRuns, reused };
     }
   }
   if (pairing.comparison?.needsDefaults) {
@@ -53,13 +59,15 @@ export async function confirmDrift(params: {
     const { name, resourceVersion: _rv, ...metadata } = fresh.metadata;
     fresh.metadata = { ...metadata, name: "", generateName: `${name.slice(0, 40)}-` };
     try {
-      dryRuns++;
-      pairing.comparison = compare(wouldBe, await session.dryRunCreate({ resource, object: fresh, fieldManager }));
+      const defaulted = count(
+        await session.dryRunCreate({ resource, object: fresh, fieldManager, live: pairing.live! }),
+      );
+      pairing.comparison = compare(wouldBe, defaulted);
     } catch (error) {
       if (!(error instanceof KubeApiError)) throw error;
       // Some kinds cannot be created under another name (a CRD's name is its plural.group); keep what was found.
       unconfirmed("hand-added fields not checked against server defaults", error);
     }
   }
-  return { dryRuns };
+  return { dryRuns, reused };
 }

@@ -24,7 +24,7 @@ export async function pairObjects(params: {
   policy: ComparePolicy;
   /** Where a candidate that could not be confirmed is told. */
   problems: ScanProblem[];
-}): Promise<{ pairings: Pairing[]; dryRuns: number }> {
+}): Promise<{ pairings: Pairing[]; dryRuns: number; dryRunsReused: number }> {
   const { desired, live, session, index, target, policy, problems } = params;
   const pairings: Pairing[] = [];
   const toConfirm: Pairing[] = [];
@@ -43,9 +43,11 @@ export async function pairObjects(params: {
     if (comparison.needsDryRun || comparison.needsDefaults) toConfirm.push(pairing);
   }
   let dryRuns = 0;
+  let dryRunsReused = 0;
   await mapLimit(toConfirm, 8, async (pairing) => {
     const result = await confirmDrift({ pairing, session, index, fieldManager: target.fieldManager, policy, problems });
     dryRuns += result.dryRuns;
+    dryRunsReused += result.reused;
   });
 
   const declared = new Set(desired.map((d) => keyString(objectKey(d.object))));
@@ -57,5 +59,5 @@ export async function pairObjects(params: {
   const sets = [...tracked.partial].filter((key) => tracked.objects.get(key)?.kind === "StatefulSet");
   await completeObjects({ client: session.client, index, tracked, keys: [...sets, ...candidates] });
   pairings.push(...orphanPairings({ tracked: tracked.objects, declared }));
-  return { pairings, dryRuns };
+  return { pairings, dryRuns, dryRunsReused };
 }

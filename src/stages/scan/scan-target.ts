@@ -168,7 +168,16 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
   const problems: ScanProblem[] = [...live.problems, ...watchProblems(tracked)];
 
   // 4. Compared locally, candidates confirmed by dry-run; orphans read in full.
-  const { pairings, dryRuns } = await pairObjects({ desired, live, tracked, session, index, target, policy, problems });
+  const { pairings, dryRuns, dryRunsReused } = await pairObjects({
+    desired,
+    live,
+    tracked,
+    session,
+    index,
+    target,
+    policy,
+    problems,
+  });
 
   // 5. The report.
   const report = buildReport({ target: target.name, revision, pairings, problems });
@@ -180,7 +189,9 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
     dryRuns,
     durationMs: Math.round(performance.now() - started),
     desired: desired.length,
-    ...(tracked.sources ? { cache: { watched: tracked.sources.watched, listed: tracked.sources.listed } } : {}),
+    ...(tracked.sources
+      ? { cache: { watched: tracked.sources.watched, listed: tracked.sources.listed, dryRunsReused } }
+      : {}),
   };
   return {
     config,
