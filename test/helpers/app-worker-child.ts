@@ -3,7 +3,9 @@
 // does, with its settings in the environment. Probot takes its own options
 // from the environment (APP_ID, PRIVATE_KEY, GHE_HOST, GHE_PROTOCOL), so the
 // test points GitHub at its relay (github-relay.ts) on loopback. Prints
-// `ready` on stdout once it takes jobs.
+// `ready` on stdout once it takes jobs. With WATCH_LEASE_MS it also watches the
+// cluster as `undrift worker` does, under a lease of that many milliseconds, so
+// a test can kill the process that holds a cluster's watches.
 import { createProbot, ProbotOctokit } from "probot";
 import { loadClusterRegistry } from "../../src/config/cluster-registry.ts";
 import { createRedisConnection } from "../../src/queue/connection.ts";
@@ -11,6 +13,7 @@ import { createQueues } from "../../src/queue/create-queues.ts";
 import { stderrLog } from "../../src/queue/queue-log.ts";
 import { startScanWorkers } from "../../src/queue/scan-worker.ts";
 import { scanHandlers } from "../../src/worker/scan-handlers.ts";
+import { watchClusters } from "../../src/worker/watch-clusters.ts";
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -29,6 +32,11 @@ const probot = createProbot({
 await probot.ready();
 const redis = createRedisConnection({ role: "producer", url });
 const queues = createQueues({ connection: redis, prefix: env("PREFIX"), log: stderrLog });
+const leaseTtlMs = process.env.WATCH_LEASE_MS ? Number(process.env.WATCH_LEASE_MS) : undefined;
+const watching =
+  leaseTtlMs === undefined
+    ? undefined
+    : watchClusters({ queues, connection: redis, clusters: [env("CLUSTER")], log: stderrLog, leaseTtlMs });
 const workers = startScanWorkers({
   queues,
   clusters: [env("CLUSTER")],
@@ -36,7 +44,16 @@ const workers = startScanWorkers({
   connection: createRedisConnection({ role: "worker", url }),
   timing: { lockDuration, stalledInterval: lockDuration },
   log: stderrLog,
-  handlers: scanHandlers({ probot, queues, registry, snapshotDir: env("UNDRIFT_SNAPSHOT_DIR"), log: stderrLog }),
+  handlers: scanHandlers({
+    probot,
+    queues,
+    registry,
+    snapshotDir: env("UNDRIFT_SNAPSHOT_DIR"),
+    log: stderrLog,
+    ...(watching ? { sessions: watching.sessions, triggers: watching.triggers } : {}),
+  }),
 });
 await Promise.all(workers.workers.map((worker) => worker.waitUntilReady()));
+// Ready means ready to watch too: the test kills the lease's holder, not a process still racing for it.
+if (watching) while (!watching.watching(env("CLUSTER"))) await new Promise((wake) => setTimeout(wake, 50));
 process.stdout.write("ready\n");

@@ -26,6 +26,8 @@ export async function startAppWorkerProcess(settings: {
   /** Where the child's Probot sends GitHub requests: GHE_HOST (host:port) and GHE_PROTOCOL. */
   gitHubHost: string;
   gitHubProtocol: "http" | "https";
+  /** Watch the cluster as `undrift worker` does, under a lease of this many ms; ready once it holds the lease. */
+  watchLeaseMs?: number;
 }): Promise<AppWorkerProcess> {
   const privateKey = appPrivateKey();
   const child = spawn(process.execPath, [script], {
@@ -42,6 +44,7 @@ export async function startAppWorkerProcess(settings: {
       UNDRIFT_CLUSTERS: settings.registryFile,
       UNDRIFT_SNAPSHOT_DIR: settings.snapshotDir,
       LOCK_MS: String(settings.lockMs),
+      ...(settings.watchLeaseMs !== undefined ? { WATCH_LEASE_MS: String(settings.watchLeaseMs) } : {}),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
