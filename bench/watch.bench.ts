@@ -10,10 +10,18 @@
 // average), and the process's peak RSS (both paths; the objects held are counted, their heap bytes are not
 // measured apart). GitHub is not part of it: in the app, an idle scan's GitHub reads are all conditional.
 //
+// The LIST path costs the same per scan whatever the number of targets (every scan LISTs every served kind by
+// its own selector), and at 1,000 targets a cycle of it takes the better part of an hour on 2 cores:
+// BENCH_WATCH_LIST_TARGETS scans only the first L targets on it, and its per-cycle figures are those of L
+// scans times T/L, marked as scaled in the results.
+//
 //   BENCH_WATCH_TARGETS=1000 BENCH_WATCH_OBJECTS=20 BENCH_WATCH_EDITS=50 BENCH_WATCH_CONCURRENCY=4
+//   BENCH_WATCH_LIST_TARGETS=100
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { ClusterSession } from "../src/live/cluster-session.ts";
 import { KubeClient } from "../src/live/kube-client.ts";
 import { loadKubeconfig } from "../src/live/load-kubeconfig.ts";
@@ -28,6 +36,7 @@ const targets = Number(process.env.BENCH_WATCH_TARGETS ?? 1000);
 const perTarget = Number(process.env.BENCH_WATCH_OBJECTS ?? 20);
 const edits = Number(process.env.BENCH_WATCH_EDITS ?? 50);
 const concurrency = Number(process.env.BENCH_WATCH_CONCURRENCY ?? 4);
+const listTargets = Math.min(targets, Number(process.env.BENCH_WATCH_LIST_TARGETS ?? targets));
 
 const kubeconfig = await clusterKubeconfig();
 const kc = loadKubeconfig({ kubeconfig });
@@ -36,6 +45,17 @@ const id = runId();
 const namespace = `bench-watch-${id}`;
 const targetName = (t: number) => `w${id}-${String(t).padStart(4, "0")}`;
 const cmName = (t: number, i: number) => `t${String(t).padStart(4, "0")}-cm${String(i).padStart(2, "0")}`;
+
+// Bytes per tracked object: the heap after a full collection once the watches hold every object, less the heap
+// once the cache is stopped and let go. --expose-gc set at run time gives a fresh context its gc(); the bench is
+// not started with flags.
+setFlagsFromString("--expose-gc");
+const collect = runInNewContext("gc") as () => void;
+const settledHeap = () => {
+  collect();
+  collect();
+  return process.memoryUsage().heapUsed;
+};
 
 let peakRss = 0;
 const sampler = setInterval(() => {
@@ -76,12 +96,12 @@ try {
     }),
   );
 
-  const scanAll = async (session: () => ClusterSession) => {
+  const scanAll = async (session: () => ClusterSession, count: number) => {
     let requests = 0;
     let drifted = 0;
     const started = performance.now();
     await mapLimit(
-      Array.from({ length: targets }, (_, t) => t),
+      Array.from({ length: count }, (_, t) => t),
       concurrency,
       async (t) => {
         const s = session();
@@ -93,9 +113,9 @@ try {
     );
     return { wallMs: Math.round(performance.now() - started), requests, drifted };
   };
-  const cycle = async (name: string, session: () => ClusterSession) => {
+  const cycle = async (name: string, session: () => ClusterSession, count = targets) => {
     const before = await scrapeRequestsByVerb(kc);
-    const result = await scanAll(session);
+    const result = await scanAll(session, count);
     const after = await scrapeRequestsByVerb(kc);
     const byVerb = Object.fromEntries(
       Object.keys(after)
@@ -105,7 +125,17 @@ try {
     log(
       `watch: ${name}: ${result.wallMs} ms, ${result.requests} requests by this process, apiserver ${JSON.stringify(byVerb)}`,
     );
-    return { ...result, apiserver: byVerb };
+    if (count === targets) return { ...result, scanned: count, apiserver: byVerb };
+    // Scaled to a cycle of every target: the sample's cost times targets / count.
+    const scale = (n: number) => Math.round((n * targets) / count);
+    return {
+      scanned: count,
+      scaledTo: targets,
+      wallMs: scale(result.wallMs),
+      requests: scale(result.requests),
+      drifted: result.drifted,
+      apiserver: Object.fromEntries(Object.entries(byVerb).map(([verb, n]) => [verb, scale(n)])),
+    };
   };
   const changeOnePercent = async (value: string) => {
     const count = Math.max(1, Math.round(all.length / 100));
@@ -125,9 +155,13 @@ try {
 
   // 2. The LIST path: a session per scan, as scans spread over the schedule get.
   const listSession = () => new ClusterSession(kc, { shareLists: true });
-  const listIdle = await cycle("LIST path, idle cycle", listSession);
+  const listIdle = await cycle(`LIST path, idle cycle (${listTargets} targets)`, listSession, listTargets);
   const changed = await changeOnePercent("debug");
-  const listChanged = await cycle(`LIST path, cycle after ${changed} changes`, listSession);
+  const listChanged = await cycle(
+    `LIST path, cycle after ${changed} changes (${listTargets} targets)`,
+    listSession,
+    listTargets,
+  );
 
   // 3. The watch path: one cache; a first cycle fills it, then an idle one and one after a change.
   let onEvent: ((name: string) => void) | undefined;
@@ -135,6 +169,8 @@ try {
   const watchSession = () => new ClusterSession(kc, { shareLists: true, watches: cache });
   const warm = await cycle("watch path, first cycle (the watches' LISTs)", watchSession);
   const held = cache.stats();
+  // The sessions of the cycle are gone; what stays is the cache (its objects, and the dry-run answers it keeps).
+  const heapWithCache = settledHeap();
   const watchIdle = await cycle("watch path, idle cycle", watchSession);
   await changeOnePercent("warn");
   const watchChanged = await cycle(`watch path, cycle after ${changed} changes`, watchSession);
@@ -168,7 +204,14 @@ try {
   latencies.sort((a, b) => a - b);
   const pct = (p: number) =>
     Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
+  const answersKept = cache.dryRuns.size;
   cache.stop();
+  onEvent = undefined;
+  const heapHeld = heapWithCache - settledHeap();
+  log(
+    `watch: ${held.objects} objects held in ${held.watches} watches, ${answersKept} dry-run answers: ` +
+      `heap ${Math.round(heapHeld / 2 ** 20)} MB, ${Math.round(heapHeld / Math.max(1, held.objects))} bytes per object`,
+  );
 
   const results = {
     targets,
@@ -181,6 +224,9 @@ try {
       detectionMs: { p50: pct(50), p95: pct(95), edits: latencies.length },
       trackedObjects: held.objects,
       watches: held.watches,
+      dryRunAnswersKept: answersKept,
+      heapHeldBytes: heapHeld,
+      bytesPerTrackedObject: Math.round(heapHeld / Math.max(1, held.objects)),
     },
     peakRssMB: Math.round(peakRss / 2 ** 20),
   };
