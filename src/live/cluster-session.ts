@@ -38,7 +38,7 @@ import type { KubeApiError } from "./errors.ts";
 import { type ListSources, listTracked, type Tracked } from "./fetch-live.ts";
 import { KubeClient } from "./kube-client.ts";
 import { listObjects } from "./list-objects.ts";
-import type { WatchCache } from "./watch-cache.ts";
+import type { CachedAnswer, WatchCache } from "./watch-cache.ts";
 
 export interface DryRunParams {
   resource: ApiResource;
@@ -156,30 +156,40 @@ export class ClusterSession {
     const requirements = parseLabelSelector(selector);
     const only = requirements.length === 1 ? requirements[0] : undefined;
     if (!this.shareLists || only?.operator !== "=") return this.list(resource, selector, metadataOnly);
-    const all = await this.list(resource, only.key, metadataOnly);
+    // The cache holds every target's objects of the kind (20,000 at 1,000 targets of 20): only this target's
+    // are copied out of it, or each scan would copy them all.
+    const pick = (o: KubeObject) => matchesSelector(o.metadata.labels, requirements);
+    const cached = await this.watches?.objects(resource, only.key, metadataOnly, pick);
+    if (cached?.source === "watch") return { objects: cached.objects, source: "watch" };
+    const all = await this.list(resource, only.key, metadataOnly, cached);
     const objects = all.objects
       .filter((o) => matchesSelector(o.metadata.labels, requirements))
       .map((o) => structuredClone(o));
     return { ...all, objects };
   }
 
-  /** The LIST of one kind by `selector`, sent on first use. */
-  private list(resource: ApiResource, selector: string, metadataOnly: boolean): Promise<Listed> {
+  /** The LIST of one kind by `selector`, sent on first use; `cached`, the watches' answer when already asked. */
+  private list(resource: ApiResource, selector: string, metadataOnly: boolean, cached?: CachedAnswer): Promise<Listed> {
     const kind = `${resource.group}/${resource.version}/${resource.resource}|${selector}`;
     const fullList = this.lists.get(`full|${kind}`);
     if (metadataOnly && fullList) return fullList;
     const key = `${metadataOnly ? "metadata" : "full"}|${kind}`;
     let answer = this.lists.get(key);
     if (!answer) {
-      answer = this.remember(this.fetchList(resource, selector, metadataOnly), () => this.lists.delete(key));
+      answer = this.remember(this.fetchList(resource, selector, metadataOnly, cached), () => this.lists.delete(key));
       this.lists.set(key, answer);
     }
     return answer;
   }
 
   /** From the cluster's watch when it is current, else a LIST. */
-  private async fetchList(resource: ApiResource, selector: string, metadataOnly: boolean): Promise<Listed> {
-    const cached = await this.watches?.objects(resource, selector, metadataOnly);
+  private async fetchList(
+    resource: ApiResource,
+    selector: string,
+    metadataOnly: boolean,
+    asked?: CachedAnswer,
+  ): Promise<Listed> {
+    const cached = asked ?? (await this.watches?.objects(resource, selector, metadataOnly));
     if (cached?.source === "watch") return { objects: cached.objects, source: "watch" };
     const objects = await listObjects({ client: this.client, resource, labelSelector: selector, metadataOnly });
     return { objects, source: "list", ...(cached?.source === "refused" ? { refusal: cached.refusal } : {}) };

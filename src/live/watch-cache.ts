@@ -68,8 +68,16 @@ export class WatchCache {
     this.dryRuns = new DryRunMemo({ now: this.now });
   }
 
-  /** The objects of `resource` carrying `selector`, from a current watch; the first ask starts the watch. */
-  async objects(resource: ApiResource, selector: string, metadataOnly: boolean): Promise<CachedAnswer> {
+  /**
+   * The objects of `resource` carrying `selector` (copies; with `pick`, of those it picks), from a current
+   * watch; the first ask starts the watch.
+   */
+  async objects(
+    resource: ApiResource,
+    selector: string,
+    metadataOnly: boolean,
+    pick?: (object: KubeObject) => boolean,
+  ): Promise<CachedAnswer> {
     // A stopped cache (its lease went to another worker) starts nothing: the scan LISTs.
     if (this.stopped) return { source: "unsynced" };
     this.sweep();
@@ -84,7 +92,7 @@ export class WatchCache {
     if (watch.refusal && watch.state === "refused") return { source: "refused", refusal: watch.refusal };
     if (!current || this.stopped) return { source: "unsynced" };
     if (!metadataOnly) this.dropMetadata(resource, selector);
-    return { source: "watch", objects: watch.objects() };
+    return { source: "watch", objects: watch.objects(pick) };
   }
 
   /** Stops every watch. */

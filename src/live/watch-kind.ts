@@ -134,9 +134,10 @@ export class KindWatch {
     return true;
   }
 
-  /** Copies of the objects held (the caller may edit them). */
-  objects(): KubeObject[] {
-    return [...this.items.values()].map((o) => structuredClone(o));
+  /** Copies of the objects held (the caller may edit them), or of those `pick` picks. */
+  objects(pick?: (object: KubeObject) => boolean): KubeObject[] {
+    const picked = pick ? [...this.items.values()].filter(pick) : [...this.items.values()];
+    return picked.map((o) => structuredClone(o));
   }
 
   get size(): number {
