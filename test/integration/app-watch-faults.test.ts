@@ -5,19 +5,24 @@
 // cannot see it; once the fault is over it is reported without anyone asking
 // for a scan, exactly once: the tracking issue closed with one comment, the same
 // check run passed, and no GitHub request the strict mock does not expect.
-// (The SIGKILLed holder is app-watch-takeover.test.ts; the watch answered 410
-// Gone is watch-cache.test.ts, since pushing a resourceVersion out of the API
-// server's window takes minutes of writes.)
+// A third case cuts the network long enough, and writes enough meanwhile, that
+// the API server answers the resumed watch 410 Gone: the watch LISTs again and
+// the change is found by comparing that LIST with what it held. (The SIGKILLed
+// holder is app-watch-takeover.test.ts.)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { writeKubeconfigFor } from "../../scripts/cluster/kubeconfig.ts";
+import { ClusterSession } from "../../src/live/cluster-session.ts";
+import { listObjectsAt } from "../../src/live/list-objects.ts";
+import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
+import { mapLimit } from "../../src/live/map-limit.ts";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
 import { type FakeRepo, fakeRepo } from "../helpers/app-github.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
-import { kubeconfigPath } from "../helpers/cluster.ts";
+import { client, kubeconfigPath } from "../helpers/cluster.ts";
 import { type CutProxy, startCutProxy } from "../helpers/cut-proxy.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { webDeployment as web } from "../helpers/manifests.ts";
@@ -40,6 +45,20 @@ afterEach(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
   h = s = proxy = server = scratch = undefined;
 });
+
+/** A proxy to the test cluster's API server that the test can cut, and a kubeconfig through it. */
+async function proxied() {
+  const apiServer = (
+    parse(await kubectl(["config", "view", "--minify", "-o", "yaml"])) as {
+      clusters: Array<{ cluster: { server: string } }>;
+    }
+  ).clusters[0]!.cluster.server;
+  proxy = await startCutProxy({ target: apiServer, connectDelayMs: 0 });
+  scratch = mkdtempSync(join(tmpdir(), "undrift-watch-faults-"));
+  const through = join(scratch, "through-proxy.kubeconfig");
+  writeKubeconfigFor(kubeconfigPath(), through, proxy.url);
+  return { proxy, through };
+}
 
 /** A warn-mode target scaled by hand, and its commit. */
 async function drifted() {
@@ -96,15 +115,7 @@ function expectUndone(gh: FakeRepo) {
 describe("a watched target", () => {
   it("has a change made while the network to the API server was cut reported once it is back", async () => {
     const { s, commit } = await drifted();
-    const apiServer = (
-      parse(await kubectl(["config", "view", "--minify", "-o", "yaml"])) as {
-        clusters: Array<{ cluster: { server: string } }>;
-      }
-    ).clusters[0]!.cluster.server;
-    proxy = await startCutProxy({ target: apiServer, connectDelayMs: 0 });
-    scratch = mkdtempSync(join(tmpdir(), "undrift-watch-faults-"));
-    const through = join(scratch, "through-proxy.kubeconfig");
-    writeKubeconfigFor(kubeconfigPath(), through, proxy.url);
+    const { proxy, through } = await proxied();
     h = await openAppHarness({ clusters: { test: { kubeconfig: through, repositories: ["acme/gitops"] } } });
     const gh = fakeRepo({ github, head: commit });
     await firstScan(h, gh, s.target);
@@ -112,6 +123,73 @@ describe("a watched target", () => {
     // Cut: the worker's watches break and cannot resume; the drift is undone meanwhile, straight to the server.
     await proxy.cut();
     await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=2"]);
+    expect((await h.redis.queues.scan("test").getJobCounts("completed")).completed).toBe(1);
+    expectUndone(gh);
+    await proxy.restore();
+    await reportedOnce(h, gh, s.target, commit.sha);
+  });
+
+  // The API server keeps a window of recent changes per kind; a watch resumed from before it is answered 410.
+  // Once the window's events are older than the server keeps them for sure (75 s), writes to a PodTemplate no
+  // target tracks push the watch's resourceVersion out of it (asked after each hundred), as in
+  // watch-cache.test.ts. PodTemplate is a kind nothing else in the test cluster writes much.
+  it("has a change made while its watch expired (410 Gone) reported once the watch has LISTed again", {
+    timeout: 300_000,
+  }, async () => {
+    const podTemplate = (image: string) =>
+      `apiVersion: v1\nkind: PodTemplate\nmetadata:\n  name: a\ntemplate:\n  metadata:\n    labels: {app: a}\n  spec:\n    containers:\n      - {name: c, image: ${image}}\n`;
+    s = scenario({ files: { "manifests/a.yaml": podTemplate("busybox") }, target: { mode: "warn" } });
+    await s.applyGit();
+    const imageOf = (image: string) => JSON.stringify({ template: { spec: { containers: [{ name: "c", image }] } } });
+    await kubectl(["-n", s.namespace, "patch", "podtemplate", "a", "--type=merge", "-p", imageOf("nginx")]);
+    const admin = client();
+    const path = `/api/v1/namespaces/${s.namespace}/podtemplates`;
+    await admin.send({
+      method: "POST",
+      path,
+      body: { apiVersion: "v1", kind: "PodTemplate", metadata: { name: "churn" }, template: podTemplateSpec() },
+    });
+    const commit = await commitRepo(s.repoDir);
+    const { proxy, through } = await proxied();
+    h = await openAppHarness({ clusters: { test: { kubeconfig: through, repositories: ["acme/gitops"] } } });
+    const gh = fakeRepo({ github, head: commit });
+    await firstScan(h, gh, s.target);
+    const discovery = new ClusterSession(loadKubeconfig({ kubeconfig: kubeconfigPath() }), {
+      discoveryCache: undefined,
+    });
+    const resource = (await discovery.discover()).find("v1", "PodTemplate")!;
+    const { resourceVersion } = await listObjectsAt({ client: admin, resource, namespace: s.namespace });
+
+    await proxy.cut();
+    await new Promise((resolve) => setTimeout(resolve, 80_000));
+    await kubectl(["-n", s.namespace, "patch", "podtemplate", "a", "--type=merge", "-p", imageOf("busybox")]);
+    const expired = async () => {
+      let gone = false;
+      const stream = await admin
+        .watch({ method: "GET", path, query: { watch: 1, resourceVersion, timeoutSeconds: 1 } }, (event) => {
+          if (event.type === "ERROR" && event.object.code === 410) gone = true;
+        })
+        .catch((error: unknown) => {
+          if ((error as { status?: number }).status === 410) gone = true;
+          return undefined;
+        });
+      await stream?.ended;
+      return gone;
+    };
+    for (let batch = 0; batch < 20 && !(await expired()); batch++) {
+      await mapLimit(
+        Array.from({ length: 100 }, (_, i) => i),
+        8,
+        (i) =>
+          admin.send({
+            method: "PATCH",
+            path: `${path}/churn`,
+            contentType: "application/merge-patch+json",
+            body: { metadata: { annotations: { churn: `${batch}-${i}` } } },
+          }),
+      );
+    }
+    expect(await expired()).toBe(true);
     expect((await h.redis.queues.scan("test").getJobCounts("completed")).completed).toBe(1);
     expectUndone(gh);
     await proxy.restore();
@@ -144,3 +222,7 @@ describe("a watched target", () => {
     expect(h.redis.log.entries.filter((e) => e.message === "watching cluster test")).toHaveLength(2);
   });
 });
+
+function podTemplateSpec() {
+  return { metadata: { labels: { app: "churn" } }, spec: { containers: [{ name: "c", image: "busybox" }] } };
+}
