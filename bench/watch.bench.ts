@@ -17,7 +17,7 @@
 //
 //   BENCH_WATCH_TARGETS=1000 BENCH_WATCH_OBJECTS=20 BENCH_WATCH_EDITS=50 BENCH_WATCH_CONCURRENCY=4
 //   BENCH_WATCH_LIST_TARGETS=100
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
@@ -31,6 +31,7 @@ import { runScan } from "../src/stages/scan/scan-target.ts";
 import { runId } from "./lib/generate.ts";
 import { scrapeRequestsByVerb } from "./lib/kube.ts";
 import { clusterKubeconfig, log, timestamp, writeResults } from "./lib/settings.ts";
+import { closeWorkspace, openWorkspace } from "./lib/workspace.ts";
 
 const targets = Number(process.env.BENCH_WATCH_TARGETS ?? 1000);
 const perTarget = Number(process.env.BENCH_WATCH_OBJECTS ?? 20);
@@ -63,6 +64,18 @@ const sampler = setInterval(() => {
 }, 100);
 
 const dir = await mkdtemp(join(tmpdir(), "undrift-bench-watch-"));
+// Ctrl-C too removes the namespace and its 20,000 ConfigMaps (bench/lib/workspace.ts's one handler).
+const workspace = openWorkspace(dir, admin);
+workspace.cleanup = async () => {
+  await admin
+    .send({
+      method: "DELETE",
+      path: `/api/v1/namespaces/${namespace}/configmaps`,
+      query: { labelSelector: "undrift.dev/target" },
+    })
+    .catch(() => undefined);
+  await admin.send({ method: "DELETE", path: `/api/v1/namespaces/${namespace}` }).catch(() => undefined);
+};
 try {
   // 1. The repository (one plain target per folder) and its objects, applied as an applier would.
   log(`watch: ${targets} targets × ${perTarget} ConfigMaps in ${namespace}`);
@@ -234,13 +247,5 @@ try {
   writeResults({ name: "watch", stamp: timestamp(), results, table: "" });
 } finally {
   clearInterval(sampler);
-  await admin
-    .send({
-      method: "DELETE",
-      path: `/api/v1/namespaces/${namespace}/configmaps`,
-      query: { labelSelector: "undrift.dev/target" },
-    })
-    .catch(() => undefined);
-  await admin.send({ method: "DELETE", path: `/api/v1/namespaces/${namespace}` }).catch(() => undefined);
-  await rm(dir, { recursive: true, force: true });
+  await closeWorkspace(workspace);
 }

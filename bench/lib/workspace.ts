@@ -11,6 +11,8 @@ export interface Workspace {
   admin: KubeClient;
   /** Set once the repository exists: its target's objects are then the workspace's. */
   repo?: BenchRepo;
+  /** What else the size put on the cluster and must take off it (the watch bench's namespace). */
+  cleanup?: () => Promise<void>;
 }
 
 const pending = new Set<Workspace>();
@@ -48,6 +50,9 @@ export async function closeWorkspace(workspace: Workspace): Promise<number | und
       log(`remove by hand: kubectl delete cm,svc,deploy -A -l undrift.dev/target=${workspace.repo.target}`);
     }
   }
+  await workspace.cleanup?.().catch((error: unknown) => {
+    log(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
+  });
   if (!keep) await rm(workspace.tmp, { recursive: true, force: true });
   else log(`kept ${workspace.tmp}`);
   return left;
