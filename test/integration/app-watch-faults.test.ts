@@ -158,9 +158,10 @@ describe("a watched target", () => {
       discoveryCache: undefined,
     });
     const resource = (await discovery.discover()).find("v1", "PodTemplate")!;
-    const { resourceVersion } = await listObjectsAt({ client: admin, resource, namespace: s.namespace });
-
     await proxy.cut();
+    // Read after the cut, when the worker's watch can no longer move on (no event, no bookmark): a 410 for
+    // this resourceVersion means a 410 for the watch's.
+    const { resourceVersion } = await listObjectsAt({ client: admin, resource, namespace: s.namespace });
     await new Promise((resolve) => setTimeout(resolve, 80_000));
     await kubectl(["-n", s.namespace, "patch", "podtemplate", "a", "--type=merge", "-p", imageOf("busybox")]);
     const expired = async () => {
