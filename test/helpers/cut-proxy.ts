@@ -7,6 +7,10 @@
 // are not delayed.
 import { once } from "node:events";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { parse } from "yaml";
+import { writeKubeconfigFor } from "../../scripts/cluster/kubeconfig.ts";
+import { kubeconfigPath } from "./cluster.ts";
+import { kubectl } from "./scenario.ts";
 
 export interface CutProxy {
   /** https://127.0.0.1:<port>, to put in a kubeconfig's server. */
@@ -71,4 +75,14 @@ export async function startCutProxy(options: { target: string; connectDelayMs: n
     },
     close: cut,
   };
+}
+
+/** A cut proxy in front of the test cluster's API server, and `kubeconfig` written to reach the cluster through it. */
+export async function proxyTestCluster(kubeconfig: string, connectDelayMs = 0): Promise<CutProxy> {
+  const view = parse(await kubectl(["config", "view", "--minify", "-o", "yaml"])) as {
+    clusters: Array<{ cluster: { server: string } }>;
+  };
+  const proxy = await startCutProxy({ target: view.clusters[0]!.cluster.server, connectDelayMs });
+  writeKubeconfigFor(kubeconfigPath(), kubeconfig, proxy.url);
+  return proxy;
 }

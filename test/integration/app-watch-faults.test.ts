@@ -13,22 +13,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parse } from "yaml";
-import { writeKubeconfigFor } from "../../scripts/cluster/kubeconfig.ts";
 import { ClusterSession } from "../../src/live/cluster-session.ts";
 import { listObjectsAt } from "../../src/live/list-objects.ts";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
-import { mapLimit } from "../../src/live/map-limit.ts";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
 import { type FakeRepo, fakeRepo } from "../helpers/app-github.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
 import { client, kubeconfigPath } from "../helpers/cluster.ts";
-import { type CutProxy, startCutProxy } from "../helpers/cut-proxy.ts";
+import { type CutProxy, proxyTestCluster } from "../helpers/cut-proxy.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { webDeployment as web } from "../helpers/manifests.ts";
 import { waitFor } from "../helpers/redis.ts";
 import { type RedisServer, startRedisServer } from "../helpers/redis-server.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
+import { expireWatchWindow } from "../helpers/watch-window.ts";
 
 const github = useGitHubMock();
 
@@ -48,15 +46,9 @@ afterEach(async () => {
 
 /** A proxy to the test cluster's API server that the test can cut, and a kubeconfig through it. */
 async function proxied() {
-  const apiServer = (
-    parse(await kubectl(["config", "view", "--minify", "-o", "yaml"])) as {
-      clusters: Array<{ cluster: { server: string } }>;
-    }
-  ).clusters[0]!.cluster.server;
-  proxy = await startCutProxy({ target: apiServer, connectDelayMs: 0 });
   scratch = mkdtempSync(join(tmpdir(), "undrift-watch-faults-"));
   const through = join(scratch, "through-proxy.kubeconfig");
-  writeKubeconfigFor(kubeconfigPath(), through, proxy.url);
+  proxy = await proxyTestCluster(through);
   return { proxy, through };
 }
 
@@ -164,33 +156,7 @@ describe("a watched target", () => {
     const { resourceVersion } = await listObjectsAt({ client: admin, resource, namespace: s.namespace });
     await new Promise((resolve) => setTimeout(resolve, 80_000));
     await kubectl(["-n", s.namespace, "patch", "podtemplate", "a", "--type=merge", "-p", imageOf("busybox")]);
-    const expired = async () => {
-      let gone = false;
-      const stream = await admin
-        .watch({ method: "GET", path, query: { watch: 1, resourceVersion, timeoutSeconds: 1 } }, (event) => {
-          if (event.type === "ERROR" && event.object.code === 410) gone = true;
-        })
-        .catch((error: unknown) => {
-          if ((error as { status?: number }).status === 410) gone = true;
-          return undefined;
-        });
-      await stream?.ended;
-      return gone;
-    };
-    for (let batch = 0; batch < 20 && !(await expired()); batch++) {
-      await mapLimit(
-        Array.from({ length: 100 }, (_, i) => i),
-        8,
-        (i) =>
-          admin.send({
-            method: "PATCH",
-            path: `${path}/churn`,
-            contentType: "application/merge-patch+json",
-            body: { metadata: { annotations: { churn: `${batch}-${i}` } } },
-          }),
-      );
-    }
-    expect(await expired()).toBe(true);
+    expect(await expireWatchWindow({ admin, path, churn: "churn", resourceVersion })).toBe(true);
     expect((await h.redis.queues.scan("test").getJobCounts("completed")).completed).toBe(1);
     expectUndone(gh);
     await proxy.restore();

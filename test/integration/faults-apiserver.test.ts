@@ -12,11 +12,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parse } from "yaml";
-import { writeKubeconfigFor } from "../../scripts/cluster/kubeconfig.ts";
 import type { RevertResult } from "../../src/model/change-set.ts";
-import { client, kubeconfigPath, kubectl } from "../helpers/cluster.ts";
-import { type CutProxy, startCutProxy } from "../helpers/cut-proxy.ts";
+import { client, kubectl } from "../helpers/cluster.ts";
+import { type CutProxy, proxyTestCluster } from "../helpers/cut-proxy.ts";
 import { waitFor } from "../helpers/redis.ts";
 import { type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
@@ -71,15 +69,9 @@ describe("the API server unreachable in the middle of a revert", () => {
     );
     expect(await reverted(target.namespace)).toEqual([]);
 
-    const server = (
-      parse(await kubectl(["config", "view", "--minify", "-o", "yaml"])) as {
-        clusters: Array<{ cluster: { server: string } }>;
-      }
-    ).clusters[0]!.cluster.server;
-    proxy = await startCutProxy({ target: server, connectDelayMs: 150 });
     scratch = mkdtempSync(join(tmpdir(), "undrift-faults-"));
     const kubeconfig = join(scratch, "through-proxy.kubeconfig");
-    writeKubeconfigFor(kubeconfigPath(), kubeconfig, proxy.url);
+    proxy = await proxyTestCluster(kubeconfig, 150);
 
     // 1. The revert starts; once the cluster shows the first objects reverted, the proxy goes away.
     const started = Date.now();

@@ -9,20 +9,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { writeKubeconfigFor } from "../../scripts/cluster/kubeconfig.ts";
 import { ClusterSession } from "../../src/live/cluster-session.ts";
 import { listObjectsAt } from "../../src/live/list-objects.ts";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
-import { mapLimit } from "../../src/live/map-limit.ts";
 import { WatchCache } from "../../src/live/watch-cache.ts";
 import type { KubeObject } from "../../src/model/types.ts";
 import { runScan } from "../../src/stages/scan/scan-target.ts";
 import { client, kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
 import { rolledOut } from "../helpers/controllers.ts";
-import { type CutProxy, startCutProxy } from "../helpers/cut-proxy.ts";
+import { type CutProxy, proxyTestCluster } from "../helpers/cut-proxy.ts";
 import { webDeployment } from "../helpers/manifests.ts";
 import { waitFor } from "../helpers/redis.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
+import { expireWatchWindow } from "../helpers/watch-window.ts";
 
 let cache: WatchCache | undefined;
 let proxy: CutProxy | undefined;
@@ -123,15 +122,9 @@ describe("a watch cache of a cluster", () => {
     const owner = uniqueName("o");
     const selector = `app.test/owner=${owner}`;
     const ns = await configMaps(owner, ["a", "b"]);
-    const server = (
-      parse(await kubectl(["config", "view", "--minify", "-o", "yaml"])) as {
-        clusters: Array<{ cluster: { server: string } }>;
-      }
-    ).clusters[0]!.cluster.server;
-    proxy = await startCutProxy({ target: server, connectDelayMs: 0 });
     scratch = mkdtempSync(join(tmpdir(), "undrift-watch-"));
     const through = join(scratch, "through-proxy.kubeconfig");
-    writeKubeconfigFor(kubeconfigPath(), through, proxy.url);
+    proxy = await proxyTestCluster(through);
     cache = new WatchCache({ kubeConfig: loadKubeconfig({ kubeconfig: through }), waitMs: 200 });
     expect(await held(cache, selector)).toEqual({ a: "info", b: "info" });
 
@@ -274,15 +267,9 @@ describe("a watch that expires", () => {
     const path = `/api/v1/namespaces/${ns}/podtemplates`;
     await admin.send({ method: "POST", path, body: template("a", true) });
     await admin.send({ method: "POST", path, body: template("churn", false) });
-    const server = (
-      parse(await kubectl(["config", "view", "--minify", "-o", "yaml"])) as {
-        clusters: Array<{ cluster: { server: string } }>;
-      }
-    ).clusters[0]!.cluster.server;
-    proxy = await startCutProxy({ target: server, connectDelayMs: 0 });
     scratch = mkdtempSync(join(tmpdir(), "undrift-watch-"));
     const through = join(scratch, "through-proxy.kubeconfig");
-    writeKubeconfigFor(kubeconfigPath(), through, proxy.url);
+    proxy = await proxyTestCluster(through);
     cache = new WatchCache({ kubeConfig: loadKubeconfig({ kubeconfig: through }), waitMs: 200 });
     const session = new ClusterSession(loadKubeconfig({ kubeconfig: kubeconfigPath() }), { discoveryCache: undefined });
     const resource = (await session.discover()).find("v1", "PodTemplate")!;
@@ -300,32 +287,7 @@ describe("a watch that expires", () => {
     const { resourceVersion } = await listObjectsAt({ client: admin, resource, namespace: ns });
     await new Promise((resolve) => setTimeout(resolve, 80_000));
     await admin.send({ method: "PUT", path: `${path}/a`, body: template("a", true, "nginx") });
-    const expired = async () => {
-      let gone = false;
-      const stream = await admin
-        .watch({ method: "GET", path, query: { watch: 1, resourceVersion, timeoutSeconds: 1 } }, (event) => {
-          if (event.type === "ERROR" && event.object.code === 410) gone = true;
-        })
-        .catch((error: unknown) => {
-          if ((error as { status?: number }).status === 410) gone = true;
-          return undefined;
-        });
-      await stream?.ended;
-      return gone;
-    };
-    for (let batch = 0; batch < 20 && !(await expired()); batch++) {
-      await mapLimit(
-        Array.from({ length: 100 }, (_, i) => i),
-        8,
-        (i) =>
-          admin.send({
-            method: "PATCH",
-            path: `${path}/churn`,
-            contentType: "application/merge-patch+json",
-            body: { metadata: { annotations: { churn: `${batch}-${i}` } } },
-          }),
-      );
-    }
+    expect(await expireWatchWindow({ admin, path, churn: "churn", resourceVersion })).toBe(true);
     await proxy.restore();
     const seen = await waitFor(
       "the change made while the watch was cut",
