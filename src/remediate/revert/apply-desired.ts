@@ -13,7 +13,7 @@ import { applyAction, type ObjectRecord } from "../../model/change-set.ts";
 import { isSecret } from "../../model/is-secret.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
-import { onlyStatusChanged } from "../../plan/revert/only-status-changed.ts";
+import { changedNothingJudged } from "../../plan/revert/changed-nothing-judged.ts";
 import type { PlannedObject } from "../../plan/revert/plan-revert.ts";
 import { respectIgnored } from "../../plan/revert/respect-ignored.ts";
 import { type Takeover, takeOverHumanFields } from "../../plan/revert/take-over-human-fields.ts";
@@ -57,9 +57,10 @@ export async function applyDesired(params: {
   });
 
   // 1. Fields people changed by hand pass to the applier, so the apply removes or restores them. The patch holds
-  // only if the object is as it was read. A write since then to its status alone (a Deployment's controller
-  // writes it all through the rollout a hand edit starts) changes nothing the revert judged, so the takeover is
-  // made again from a fresh read, a few times at most. Any other write is refused: no scan has judged it.
+  // only if the object is as it was read. A write since then to its status, or to an annotation or label only
+  // controllers own (a Deployment's controller writes both through the rollout a hand edit starts), changes
+  // nothing the revert judged, so the takeover is made again from a fresh read, a few times at most. Any other
+  // write is refused: no scan has judged it.
   let live = planned.live;
   let takeover: Takeover | undefined;
   for (let attempt = 1; live; attempt++) {
@@ -93,7 +94,7 @@ export async function applyDesired(params: {
           `changed since the scan, and reading it again failed: ${asApiError(object, "read", again).refusal}`,
         );
       }
-      if (!fresh || !onlyStatusChanged(live, fresh))
+      if (!fresh || !changedNothingJudged(live, fresh, { desired: object, fieldManager, isHuman: params.isHuman }))
         return fail("changed since the scan, so not applied; run revert again to judge it anew");
       live = fresh;
     }

@@ -1,0 +1,74 @@
+// Whether an object read again differs from the read a revert planned on only
+// in what the revert never judged, so that the revert may go on from the new
+// read instead of refusing:
+// - its status, which a controller writes all through a rollout (a Deployment's
+//   replicas, conditions and observedGeneration);
+// - the annotations and labels that controllers alone own and Git does not
+//   declare, such as the deployment.kubernetes.io/revision annotation that the
+//   Deployment controller bumps just after the hand edit that starts a rollout
+//   (a revert right after `kubectl set image` met that write and was refused).
+// Any other write since the read, a person's anywhere or a controller's to the
+// spec or to metadata that Git or a person owns, must be judged by a scan of
+// its own.
+import { ownedPaths } from "../../drift/managed-fields.ts";
+import type { KubeObject, ManagedFieldsEntry } from "../../model/types.ts";
+
+export interface JudgedBy {
+  /** The object the revert applies: the annotations and labels it declares stay judged. */
+  desired: KubeObject;
+  /** undrift's own field manager. */
+  fieldManager: string;
+  isHuman: (manager: string) => boolean;
+}
+
+const maps = ["annotations", "labels"] as const;
+
+export function changedNothingJudged(before: KubeObject, after: KubeObject, by: JudgedBy): boolean {
+  // Status entries count too: the Deployment controller's revision annotation is owned by its status entry.
+  const entries = [...(before.metadata.managedFields ?? []), ...(after.metadata.managedFields ?? [])];
+  const isController = (e: ManagedFieldsEntry) =>
+    e.manager !== undefined && e.manager !== by.fieldManager && !by.isHuman(e.manager);
+  const metadataKeys = (e: ManagedFieldsEntry) => ownedPaths(e.fieldsV1).flatMap((path) => metadataKey(path) ?? []);
+  // Keys some controller owns, less those a person or undrift owns (in either read) and those Git declares.
+  const notControllers = new Set(entries.filter((e) => !isController(e)).flatMap(metadataKeys));
+  const declared = maps.flatMap((m) => Object.keys(by.desired.metadata[m] ?? {}).map((key) => `${m}/${key}`));
+  const exempt = new Set(
+    entries
+      .filter(isController)
+      .flatMap(metadataKeys)
+      .filter((key) => !notControllers.has(key) && !declared.includes(key)),
+  );
+
+  const rest = ({ status: _status, metadata, ...object }: KubeObject) => {
+    // The generation follows the spec, which is compared, and for a Deployment its annotations too (its strategy
+    // bumps the generation on any annotation change), so an exempt annotation moves it.
+    const { resourceVersion: _version, generation: _generation, managedFields, ...meta } = metadata;
+    for (const m of maps) {
+      const kept = Object.entries(meta[m] ?? {}).filter(([key]) => !exempt.has(`${m}/${key}`));
+      if (meta[m]) meta[m] = Object.fromEntries(kept);
+    }
+    // A person's or undrift's entry must be as read, its time too (a person may rewrite a value they own). A
+    // controller's entry is compared by what it owns beyond the exempt keys: its time moves with each write to
+    // them. Status entries are left out, as status is. The API server may reorder entries, so they are sorted.
+    const judged = (managedFields ?? [])
+      .flatMap((e) => {
+        if (e.subresource === "status") return [];
+        if (!isController(e)) return [JSON.stringify(e)];
+        const owned = ownedPaths(e.fieldsV1)
+          .filter((path) => !exempt.has(metadataKey(path) ?? ""))
+          .map((path) => path.join("\u0000"));
+        return owned.length > 0 ? [JSON.stringify({ manager: e.manager, operation: e.operation, owned })] : [];
+      })
+      .sort();
+    return JSON.stringify({ ...object, metadata: { ...meta, managedFields: judged } });
+  };
+  return rest(before) === rest(after);
+}
+
+/** "annotations/<key>" or "labels/<key>" for a path to one annotation or label. */
+function metadataKey(path: string[]): string | undefined {
+  const [metadata, map, key, ...below] = path;
+  const which = maps.find((m) => `f:${m}` === map);
+  if (metadata !== "f:metadata" || !which || !key?.startsWith("f:") || below.length > 0) return undefined;
+  return `${which}/${key.slice(2)}`;
+}
