@@ -1,0 +1,47 @@
+// A job's config from its snapshot (src/worker/read-snapshot-config.ts), which
+// is parsed once per text and shared by the cycle's jobs: each job still gets a
+// config of its own, a new text is read anew, and a broken one still fails
+// every job that reads it, naming its line.
+import type { ProbotOctokit } from "probot";
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../../src/config/config-error.ts";
+import { readSnapshotConfig } from "../../../src/worker/read-snapshot-config.ts";
+import { tempRepo } from "../desired/temp-repo.ts";
+
+const config = (path: string) => `targets:\n  - name: web\n    cluster: prod\n    path: ${path}\n    namespace: web\n`;
+// A file that extends nothing never reaches GitHub.
+const read = (dir: string) =>
+  readSnapshotConfig({
+    dir,
+    octokit: undefined as unknown as ProbotOctokit,
+    owner: "acme",
+    repo: "deploy",
+    sha: "0123456",
+    lastValid: async () => undefined,
+  });
+
+describe("readSnapshotConfig", () => {
+  it("gives each job a config of its own, the same for the same text", async () => {
+    const dir = await tempRepo({ ".github/undrift.yml": config("apps/web") });
+    const first = await read(dir);
+    expect(first?.config.targets[0]).toMatchObject({ name: "web", path: "apps/web", cluster: "prod" });
+    first!.config.targets[0]!.path = "edited/by/a/job";
+    const second = await read(dir);
+    expect(second?.config).toEqual({ ...first!.config, targets: [{ ...first!.config.targets[0], path: "apps/web" }] });
+    second!.config.targets.pop();
+    expect((await read(dir))?.config.targets).toHaveLength(1);
+  });
+
+  it("reads a changed text anew, and fails on a broken one every time, naming its line", async () => {
+    const one = await tempRepo({ ".github/undrift.yml": config("apps/web") });
+    const other = await tempRepo({ ".github/undrift.yml": config("apps/shop") });
+    expect((await read(one))?.config.targets[0]?.path).toBe("apps/web");
+    expect((await read(other))?.config.targets[0]?.path).toBe("apps/shop");
+    const broken = await tempRepo({ ".github/undrift.yml": `${config("apps/web")}    mode: sometimes\n` });
+    for (let i = 0; i < 2; i++) {
+      const failed = await read(broken).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(ConfigError);
+      expect(String((failed as Error).message)).toMatch(/^\.github\/undrift\.yml:6: .*mode/);
+    }
+  });
+});
