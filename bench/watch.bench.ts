@@ -17,18 +17,20 @@
 //
 //   BENCH_WATCH_TARGETS=1000 BENCH_WATCH_OBJECTS=20 BENCH_WATCH_EDITS=50 BENCH_WATCH_CONCURRENCY=4
 //   BENCH_WATCH_LIST_TARGETS=100
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { readRepoConfig } from "../src/config/load-config.ts";
+import type { ProbotOctokit } from "probot";
+import { loadConfig, readRepoConfig } from "../src/config/load-config.ts";
 import { ClusterSession } from "../src/live/cluster-session.ts";
 import { KubeClient } from "../src/live/kube-client.ts";
 import { loadKubeconfig } from "../src/live/load-kubeconfig.ts";
 import { mapLimit } from "../src/live/map-limit.ts";
 import { WatchCache } from "../src/live/watch-cache.ts";
 import { runScan } from "../src/stages/scan/scan-target.ts";
+import { readSnapshotConfig } from "../src/worker/read-snapshot-config.ts";
 import { runId } from "./lib/generate.ts";
 import { scrapeRequestsByVerb } from "./lib/kube.ts";
 import { clusterKubeconfig, log, timestamp, writeResults } from "./lib/settings.ts";
@@ -238,6 +240,27 @@ try {
       `heap ${Math.round(heapHeld / 2 ** 20)} MB, ${Math.round(heapHeld / Math.max(1, held.objects))} bytes per object`,
   );
 
+  // 5. The app's worker reads each job's config from the job's snapshot (readSnapshotConfig), which the scans
+  // above were handed: a cycle's T reads of the same T-target file, parsed once and copied for each job, beside
+  // what T parses of it cost (L of them timed, times T/L, as the LIST path is).
+  const readConfig = () =>
+    readSnapshotConfig({
+      dir,
+      octokit: undefined as unknown as ProbotOctokit, // a file that extends nothing never reaches GitHub
+      owner: "bench",
+      repo: "watch",
+      sha: "bench",
+      lastValid: async () => undefined,
+    });
+  let began = performance.now();
+  for (let t = 0; t < targets; t++) await readConfig();
+  const configReadsMs = Math.round(performance.now() - began);
+  const text = await readFile(join(dir, ".github/undrift.yml"), "utf8");
+  began = performance.now();
+  for (let t = 0; t < listTargets; t++) loadConfig(text);
+  const configParsesMs = Math.round(((performance.now() - began) * targets) / listTargets);
+  log(`watch: the config read by ${targets} jobs: ${configReadsMs} ms; parsed by each: ${configParsesMs} ms`);
+
   const results = {
     targets,
     objectsPerTarget: perTarget,
@@ -253,6 +276,7 @@ try {
       heapHeldBytes: heapHeld,
       bytesPerTrackedObject: Math.round(heapHeld / Math.max(1, held.objects)),
     },
+    configPerCycle: { readsMs: configReadsMs, parsedByEachMs: configParsesMs, scaledFrom: listTargets },
     peakRssMB: Math.round(peakRss / 2 ** 20),
   };
   console.log(JSON.stringify(results, null, 2));
