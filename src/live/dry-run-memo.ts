@@ -19,6 +19,7 @@
 
 import { createHash } from "node:crypto";
 import { isSecret } from "../model/is-secret.ts";
+import { KeptCopies } from "../model/kept-copies.ts";
 import type { KubeObject } from "../model/types.ts";
 
 interface Kept {
@@ -27,13 +28,12 @@ interface Kept {
 }
 
 export class DryRunMemo {
-  private readonly kept = new Map<string, Kept>();
-  private readonly maxEntries: number;
+  private readonly kept: KeptCopies<Kept>;
   private readonly ttlMs: number;
   private readonly now: () => number;
 
   constructor(options: { maxEntries?: number; ttlMs?: number; now?: () => number } = {}) {
-    this.maxEntries = options.maxEntries ?? 5_000;
+    this.kept = new KeptCopies(options.maxEntries ?? 5_000);
     this.ttlMs = options.ttlMs ?? 60 * 60_000;
     this.now = options.now ?? Date.now;
   }
@@ -53,17 +53,13 @@ export class DryRunMemo {
   get(key: string): KubeObject | undefined {
     const kept = this.kept.get(key);
     if (!kept) return undefined;
+    if (this.now() - kept.at < this.ttlMs) return kept.answer;
     this.kept.delete(key);
-    if (this.now() - kept.at >= this.ttlMs) return undefined;
-    this.kept.set(key, kept);
-    return structuredClone(kept.answer);
+    return undefined;
   }
 
   set(key: string, answer: KubeObject): void {
-    this.kept.delete(key);
-    this.kept.set(key, { answer: structuredClone(answer), at: this.now() });
-    // The least recently used goes first: Map keeps insertion order, and a hit re-inserts.
-    while (this.kept.size > this.maxEntries) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(key, { answer, at: this.now() });
   }
 
   get size(): number {

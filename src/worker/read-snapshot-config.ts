@@ -16,6 +16,7 @@ import { ConfigError } from "../config/config-error.ts";
 import { CONFIG_FILES, loadConfig } from "../config/load-config.ts";
 import type { RepoConfig } from "../config/schema.ts";
 import { loadRepoConfig } from "../github/load-repo-config.ts";
+import { KeptCopies } from "../model/kept-copies.ts";
 import { shortHash } from "../model/short-hash.ts";
 
 /** The config to scan with; `invalid` is the snapshot's own error when the last valid config stands in; undefined when there is no config. */
@@ -39,10 +40,11 @@ export async function readSnapshotConfig(params: {
   return fromFile ? { config: fromFile } : undefined;
 }
 
-/** Valid configs of files that extend nothing, by file and text, the least recently used first. */
-const parsed = new Map<string, RepoConfig>();
-/** One per repository a worker serves in a cycle, at a few hundred kB each for 1,000 targets. */
-const PARSED_KEPT = 64;
+/**
+ * Valid configs of files that extend nothing, by file and text, each job given its own copy (callers may edit
+ * theirs). 64: one per repository a worker serves in a cycle, at a few hundred kB each for 1,000 targets.
+ */
+const parsed = new KeptCopies<RepoConfig>(64);
 
 async function readOwn(params: {
   dir: string;
@@ -61,15 +63,10 @@ async function readOwn(params: {
     }
     const key = `${file}\u0000${shortHash(text, 64)}`;
     const known = parsed.get(key);
-    if (known) {
-      parsed.delete(key); // most recently used last
-      parsed.set(key, known);
-      return structuredClone(known); // the job's own copy: callers may edit theirs
-    }
+    if (known) return known;
     if (!extendsAnother(text)) {
       const config = loadConfig(text, file);
-      parsed.set(key, structuredClone(config));
-      if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+      parsed.set(key, config);
       return config;
     }
     const loaded = await loadRepoConfig({ ...params, ref: params.sha, file });
