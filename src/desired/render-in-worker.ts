@@ -78,7 +78,8 @@ class RenderPool {
 
   render(repoDir: string, target: RenderTarget): Promise<RenderResult> {
     return new Promise((resolve, reject) => {
-      const request: Request = { id: this.nextId++, repoDir, target: structuredClone(target), env: { ...process.env } };
+      // postMessage sends a structured clone: the caller's target and environment stay the caller's.
+      const request: Request = { id: this.nextId++, repoDir, target, env: { ...process.env } };
       this.thread().render(request, { resolve, reject });
     });
   }

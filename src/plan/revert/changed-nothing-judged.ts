@@ -10,6 +10,7 @@
 // Any other write since the read, a person's anywhere or a controller's to the
 // spec or to metadata that Git or a person owns, must be judged by a scan of
 // its own.
+import { type FieldPath, pathKey } from "../../drift/field-path.ts";
 import { ownedPaths } from "../../drift/managed-fields.ts";
 import type { KubeObject, ManagedFieldsEntry } from "../../model/types.ts";
 
@@ -31,12 +32,12 @@ export function changedNothingJudged(before: KubeObject, after: KubeObject, by: 
   const metadataKeys = (e: ManagedFieldsEntry) => ownedPaths(e.fieldsV1).flatMap((path) => metadataKey(path) ?? []);
   // Keys some controller owns, less those a person or undrift owns (in either read) and those Git declares.
   const notControllers = new Set(entries.filter((e) => !isController(e)).flatMap(metadataKeys));
-  const declared = maps.flatMap((m) => Object.keys(by.desired.metadata[m] ?? {}).map((key) => `${m}/${key}`));
+  const declared = new Set(maps.flatMap((m) => Object.keys(by.desired.metadata[m] ?? {}).map((key) => `${m}/${key}`)));
   const exempt = new Set(
     entries
       .filter(isController)
       .flatMap(metadataKeys)
-      .filter((key) => !notControllers.has(key) && !declared.includes(key)),
+      .filter((key) => !notControllers.has(key) && !declared.has(key)),
   );
 
   const rest = ({ status: _status, metadata, ...object }: KubeObject) => {
@@ -56,7 +57,7 @@ export function changedNothingJudged(before: KubeObject, after: KubeObject, by: 
         if (!isController(e)) return [JSON.stringify(e)];
         const owned = ownedPaths(e.fieldsV1)
           .filter((path) => !exempt.has(metadataKey(path) ?? ""))
-          .map((path) => path.join("\u0000"));
+          .map(pathKey);
         return owned.length > 0 ? [JSON.stringify({ manager: e.manager, operation: e.operation, owned })] : [];
       })
       .sort();
@@ -66,7 +67,7 @@ export function changedNothingJudged(before: KubeObject, after: KubeObject, by: 
 }
 
 /** "annotations/<key>" or "labels/<key>" for a path to one annotation or label. */
-function metadataKey(path: string[]): string | undefined {
+function metadataKey(path: FieldPath): string | undefined {
   const [metadata, map, key, ...below] = path;
   const which = maps.find((m) => `f:${m}` === map);
   if (metadata !== "f:metadata" || !which || !key?.startsWith("f:") || below.length > 0) return undefined;
