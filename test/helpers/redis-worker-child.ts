@@ -7,6 +7,7 @@
 import { closeOnSignals } from "../../src/queue/close-on-signals.ts";
 import { createRedisConnection } from "../../src/queue/connection.ts";
 import { createQueues } from "../../src/queue/create-queues.ts";
+import { stderrLog } from "../../src/queue/queue-log.ts";
 import { startScanWorkers } from "../../src/queue/scan-worker.ts";
 import { memoryLog } from "./redis.ts";
 import { applyEffect } from "./redis-effect.ts";
@@ -33,7 +34,8 @@ const workers = startScanWorkers({
   schedule: false,
   connection: workerConnection,
   timing: { lockDuration, stalledInterval: lockDuration },
-  log: memoryLog(),
+  // On stderr, which the test shows when a job does not end as it should (a grace period run out, a forced close).
+  log: stderrLog,
   handlers: {
     async scan(_job, { jobId, signal }) {
       process.stdout.write(`started ${jobId}\n`);

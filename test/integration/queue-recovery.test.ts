@@ -57,9 +57,18 @@ function inProcessWorker(t: TestRedis, timing: { lockDuration: number; stalledIn
   return workers;
 }
 
-async function settled(queues: UndriftQueues, id: string) {
+/** The job once completed; when it does not within 30 s, the error says its state and what `child` printed. */
+async function settled(queues: UndriftQueues, id: string, child?: WorkerProcess) {
   const queue = queues.scan(CLUSTER);
-  await waitFor(`job ${id} to complete`, async () => (await queue.getJobState(id)) === "completed", 30_000);
+  try {
+    await waitFor(`job ${id} to complete`, async () => (await queue.getJobState(id)) === "completed", 30_000);
+  } catch (error) {
+    const job = await queue.getJob(id);
+    const state = `state ${await queue.getJobState(id)}, failed reason ${job?.failedReason ?? "none"}`;
+    throw new Error(
+      `${(error as Error).message} (${state})${child ? `; the worker process printed:\n${child.output()}` : ""}`,
+    );
+  }
   return (await queue.getJob(id))!;
 }
 
@@ -77,7 +86,7 @@ describe("SIGTERM to a worker process", () => {
     child.child.kill("SIGTERM");
     expect(await child.exited).toEqual({ code: 0, signal: null });
     expect(child.output()).toContain("closed");
-    const done = await settled(t.queues, id);
+    const done = await settled(t.queues, id, child);
     expect(done.returnvalue).toEqual({ scannedBy: child.child.pid });
     expect(await appliedEffects(t.redis, t.prefix)).toEqual([id]);
   });

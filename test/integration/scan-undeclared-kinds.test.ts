@@ -87,24 +87,30 @@ describe("undrift scan: orphans of undeclared kinds, discovery from the disk cac
     await s.applyGit();
     // Other test files add and remove CRDs on the shared API server, and each served kind costs a LIST: compare
     // a cold and a warm scan between which the served kinds stayed the same (the cache file says which it saw).
+    // The shared server can also cost a pair one more request (a 429 retried under load, /apis changed and back
+    // between the two scans): such a pair is tried again, up to five; a warm cache that saved nothing fails them all.
     const servedKinds = () => {
       const { core, groups } = JSON.parse(readFileSync(cacheFile(cacheDir), "utf8")) as CachedDiscovery;
       return JSON.stringify([core, groups]);
     };
     let cold: Awaited<ReturnType<typeof scan>>;
     let warm: Awaited<ReturnType<typeof scan>>;
+    const pairs: string[] = [];
     let same = false;
-    for (let attempt = 0; attempt < 5 && !same; attempt++) {
+    let saved = 0;
+    for (let attempt = 0; attempt < 5 && !(same && saved === 1); attempt++) {
       rmSync(cacheDir, { recursive: true, force: true });
       cold = await scan(s, cacheDir);
       const before = servedKinds();
       warm = await scan(s, cacheDir);
       same = servedKinds() === before;
+      saved = cold.report.stats!.requests - warm.report.stats!.requests;
+      pairs.push(`cold ${cold.report.stats!.requests}, warm ${warm.report.stats!.requests}, same kinds: ${same}`);
     }
-    expect(same).toBe(true);
+    expect(same, pairs.join("; ")).toBe(true);
     expect(warm!.report.resources).toEqual(cold!.report.resources);
     // Cold: /api and /apis. Warm: one conditional /apis, answered 304.
-    expect(warm!.report.stats!.requests).toBe(cold!.report.stats!.requests - 1);
+    expect(saved, pairs.join("; ")).toBe(1);
 
     const text = readFileSync(cacheFile(cacheDir), "utf8");
     const secrets = [...readFileSync(kubeconfigPath(), "utf8").matchAll(/(?:token|client-key-data|password): (\S+)/g)];

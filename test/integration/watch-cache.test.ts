@@ -252,56 +252,58 @@ describe("dry-runs", () => {
 describe("a watch that expires", () => {
   // The API server keeps a window of recent changes per kind (its watch cache); a watch resumed from before
   // that window is answered 410 Gone. Once the window's events are older than the server keeps them for
-  // sure (75 s), changes to a PodTemplate (a kind nothing else in the test cluster writes much) push the
-  // watch's resourceVersion out of it while its connection is cut: a watch from a resourceVersion read
-  // after the cache's LIST is asked after each hundred changes, until the server answers it 410.
-  it("is answered 410 on resume, lists again, and shows what changed meanwhile", { timeout: 300_000 }, async () => {
+  // sure (75 s), changes to a LimitRange (a kind nothing else in the test cluster writes; the app-level 410
+  // test in app-watch-faults.test.ts has PodTemplates to itself) push the watch's resourceVersion out of it
+  // while its connection is cut: a watch from a resourceVersion read after the cache's LIST is asked after
+  // each hundred changes, until the server answers it 410.
+  it("is answered 410 on resume, lists again, and shows what changed meanwhile", { timeout: 360_000 }, async () => {
     const owner = uniqueName("o");
     const selector = `app.test/owner=${owner}`;
     const ns = uniqueName("watch");
     namespaces.push(ns);
     await kubectl(["create", "namespace", ns]);
-    const template = (name: string, labelled: boolean, image = "busybox") => ({
+    const limitRange = (name: string, labelled: boolean, cpu = "100m") => ({
       apiVersion: "v1",
-      kind: "PodTemplate",
+      kind: "LimitRange",
       metadata: { name, namespace: ns, ...(labelled ? { labels: { "app.test/owner": owner } } : {}) },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image }] } },
+      spec: { limits: [{ type: "Container", max: { cpu: "2" }, default: { cpu } }] },
     });
     const admin = client();
-    const path = `/api/v1/namespaces/${ns}/podtemplates`;
-    await admin.send({ method: "POST", path, body: template("a", true) });
-    await admin.send({ method: "POST", path, body: template("churn", false) });
+    const path = `/api/v1/namespaces/${ns}/limitranges`;
+    await admin.send({ method: "POST", path, body: limitRange("a", true) });
+    await admin.send({ method: "POST", path, body: limitRange("churn", false) });
     scratch = mkdtempSync(join(tmpdir(), "undrift-watch-"));
     const through = join(scratch, "through-proxy.kubeconfig");
     proxy = await proxyTestCluster(through);
     cache = new WatchCache({ kubeConfig: loadKubeconfig({ kubeconfig: through }), waitMs: 200 });
     const session = new ClusterSession(loadKubeconfig({ kubeconfig: kubeconfigPath() }), { discoveryCache: undefined });
-    const resource = (await session.discover()).find("v1", "PodTemplate")!;
-    const images = async () => {
+    const resource = (await session.discover()).find("v1", "LimitRange")!;
+    const cpus = async () => {
       const answer = await cache!.objects(resource, selector, false);
       if (answer.source !== "watch") return undefined;
-      return answer.objects.map(
-        (o) => `${o.metadata.name}:${JSON.stringify(o.template).includes("nginx") ? "nginx" : "busybox"}`,
-      );
+      return answer.objects.map((o) => {
+        const limits = (o.spec as { limits: Array<{ default: { cpu: string } }> }).limits;
+        return `${o.metadata.name}:${limits[0]!.default.cpu}`;
+      });
     };
-    expect(await images()).toEqual(["a:busybox"]);
+    expect(await cpus()).toEqual(["a:100m"]);
     await proxy.cut();
     // Read after the cut, when the cache's own resourceVersion can no longer move (no event, no bookmark): a
     // 410 for this one means a 410 for the cache's. Read before it, a bookmark could leave the cache newer.
     const { resourceVersion } = await listObjectsAt({ client: admin, resource, namespace: ns });
     await new Promise((resolve) => setTimeout(resolve, 80_000));
-    await admin.send({ method: "PUT", path: `${path}/a`, body: template("a", true, "nginx") });
+    await admin.send({ method: "PUT", path: `${path}/a`, body: limitRange("a", true, "200m") });
     expect(await expireWatchWindow({ admin, path, churn: "churn", resourceVersion })).toBe(true);
     await proxy.restore();
     const seen = await waitFor(
       "the change made while the watch was cut",
       async () => {
-        const now = await images();
-        return now?.[0] === "a:nginx" && now;
+        const now = await cpus();
+        return now?.[0] === "a:200m" && now;
       },
       60_000,
     );
-    expect(seen).toEqual(["a:nginx"]);
+    expect(seen).toEqual(["a:200m"]);
     expect(cache.stats()).toMatchObject({ expired: 1, lists: 2 });
   });
 });
