@@ -8,14 +8,14 @@
 // How many writes that takes is the window's size, which the server grows
 // while the changes it holds are younger than 75 s (up to 102,400 events): a
 // test writing the same kind meanwhile can leave it thousands of events long.
-// So the writes go on until 410 or `withinMs`, not for a fixed count; give each
+// So the writes go on until 410 or for 150 s, not for a fixed count; give each
 // such test a kind of its own all the same (PodTemplate, LimitRange), so that
 // neither waits on the window the other grew.
 
 import type { KubeClient } from "../../src/live/kube-client.ts";
 import { mapLimit } from "../../src/live/map-limit.ts";
 
-/** Whether the server answers a watch from `resourceVersion` with 410 within `withinMs` (default 150 s) of writes. */
+/** Whether the server answers a watch from `resourceVersion` with 410 within 150 s of writes. */
 export async function expireWatchWindow(params: {
   admin: KubeClient;
   /** The kind's collection in one namespace, such as /api/v1/namespaces/ns/podtemplates. */
@@ -23,7 +23,6 @@ export async function expireWatchWindow(params: {
   /** An object at path/churn no test tracks, written to fill the window. */
   churn: string;
   resourceVersion: string;
-  withinMs?: number;
 }): Promise<boolean> {
   const { admin, path, resourceVersion } = params;
   const expired = async () => {
@@ -39,7 +38,7 @@ export async function expireWatchWindow(params: {
     await stream?.ended;
     return gone;
   };
-  const deadline = Date.now() + (params.withinMs ?? 150_000);
+  const deadline = Date.now() + 150_000;
   for (let batch = 0; Date.now() < deadline; batch++) {
     if (await expired()) return true;
     await mapLimit(

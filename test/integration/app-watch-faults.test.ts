@@ -88,24 +88,18 @@ async function reportedOnce(h: AppHarness, gh: FakeRepo, target: string, sha: st
   expect(gh.state.issues[0]?.state).toBe("closed");
   expect(gh.state.checkRuns).toHaveLength(1);
   expect(gh.state.checkRuns[0]).toMatchObject({ head_sha: sha, conclusion: "success" });
-  expect(await h.redis.queues.scan("test").getJobCounts("completed", "failed", "active", "wait", "delayed")).toEqual({
-    completed: 2,
-    failed: 0,
-    active: 0,
-    wait: 0,
-    delayed: 0,
-  });
+  await expectScanJobs(h, 2, "scan jobs once the fault was over");
 }
 
 /**
- * While the worker cannot see the cluster, no scan was queued: the first one is the only job. Said with the
- * worker's log when not (a lease lost and taken again queues the adopted targets' scans, for one).
+ * The scan queue holds `completed` jobs and nothing failed, running or waiting; said with the worker's log when
+ * not (a lease lost and taken again queues the adopted targets' scans, for one).
  */
-async function expectOnlyTheFirstScan(h: AppHarness) {
+async function expectScanJobs(h: AppHarness, completed: number, what: string) {
   const counts = await h.redis.queues.scan("test").getJobCounts("completed", "failed", "active", "wait", "delayed");
   const log = h.redis.log.entries.map((e) => `${e.level} ${e.message}`).join("\n");
-  expect(counts, `scan jobs while the worker could not see the cluster; its log:\n${log}`).toEqual({
-    completed: 1,
+  expect(counts, `${what}; the worker's log:\n${log}`).toEqual({
+    completed,
     failed: 0,
     active: 0,
     wait: 0,
@@ -131,7 +125,7 @@ describe("a watched target", () => {
     // Cut: the worker's watches break and cannot resume; the drift is undone meanwhile, straight to the server.
     await proxy.cut();
     await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=2"]);
-    await expectOnlyTheFirstScan(h);
+    await expectScanJobs(h, 1, "scan jobs while the worker could not see the cluster");
     expectUndone(gh);
     await proxy.restore();
     await reportedOnce(h, gh, s.target, commit.sha);
@@ -174,7 +168,7 @@ describe("a watched target", () => {
     await new Promise((resolve) => setTimeout(resolve, 80_000));
     await kubectl(["-n", s.namespace, "patch", "podtemplate", "a", "--type=merge", "-p", imageOf("busybox")]);
     expect(await expireWatchWindow({ admin, path, churn: "churn", resourceVersion })).toBe(true);
-    await expectOnlyTheFirstScan(h);
+    await expectScanJobs(h, 1, "scan jobs while the worker could not see the cluster");
     expectUndone(gh);
     await proxy.restore();
     await reportedOnce(h, gh, s.target, commit.sha);
