@@ -52,6 +52,7 @@ export function startWorkers(params: {
     clusters,
     connection,
     concurrency: env.concurrency,
+    fromWatches: watching.watching,
     log: params.log,
     handlers: scanHandlers({
       probot: params.probot,

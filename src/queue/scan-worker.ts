@@ -1,7 +1,8 @@
 // The worker process's side of the queues: a BullMQ Worker per cluster it
 // serves (`undrift worker --clusters a,b`), each with its concurrency and the
-// cluster's rate limit, plus one on the schedule queue that turns ticks into
-// scans. A worker can run inside the one cluster it serves and keep that
+// cluster's rate limit (src/queue/scan-rate.ts: scans answered from the
+// cluster's watches are not held to it), plus one on the schedule queue that
+// turns ticks into scans. A worker can run inside the one cluster it serves and keep that
 // cluster's credentials there.
 //
 //   const workers = startScanWorkers({ queues, clusters: ["prod-eu"], handlers: { scan, report } });
@@ -12,14 +13,15 @@
 // list for another worker. A worker killed outright (SIGKILL, OOM, node lost)
 // stops renewing its job locks; after `lockDuration` the stalled check of any
 // live worker puts the job back, and it runs again.
-import { type RateLimiterOptions, Worker, type WorkerOptions } from "bullmq";
+import { DelayedError, type Job, type Processor, Worker, type WorkerOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { createRedisConnection, isRedisConnectionError } from "./connection.ts";
 import type { UndriftQueues } from "./create-queues.ts";
-import { SCHEDULE_QUEUE, scanQueueName } from "./jobs.ts";
+import { SCAN_JOB, SCHEDULE_QUEUE, scanQueueName } from "./jobs.ts";
 import { createProcessor, type ScanHandlers } from "./process-job.ts";
 import { type QueueLog, stderrLog } from "./queue-log.ts";
 import { retryBackoff } from "./retry-backoff.ts";
+import { DEFAULT_SCAN_RATE, type ScanRate, takeScanSlot } from "./scan-rate.ts";
 
 /** How long close() lets running scans finish before handing them back: inside Kubernetes' default 30s grace. */
 export const DEFAULT_GRACE_MS = 20_000;
@@ -46,8 +48,13 @@ export function startScanWorkers(params: {
   schedule?: boolean;
   /** Scans run at once per cluster by this process. Default 2. */
   concurrency?: number;
-  /** Scans started per cluster per period, across all worker processes. Default 30 a minute. */
-  limiter?: RateLimiterOptions;
+  /** Jobs started per cluster per period, across all worker processes. Default 30 a minute. */
+  limiter?: ScanRate;
+  /**
+   * Whether this process's scans of `cluster` are answered from its watches now (it holds the cluster's watch
+   * lease): such scans send no LIST and no GET, so `limiter`, which guards the API server, does not hold them.
+   */
+  fromWatches?: (cluster: string) => boolean;
   /** A worker connection (maxRetriesPerRequest: null); one is opened from REDIS_URL and owned when none is given. */
   connection?: Redis;
   timing?: WorkerTiming;
@@ -67,8 +74,7 @@ export function startScanWorkers(params: {
     ...params.timing,
   };
 
-  const start = (name: string, options: Partial<WorkerOptions>, fields: object): Worker => {
-    const worker = new Worker(name, processor, { ...base, ...options });
+  const observe = (worker: Worker, fields: object): Worker => {
     // Redis being unreachable is said once by the connection (connection.ts), not per worker and attempt.
     worker.on("error", (error) => {
       if (!isRedisConnectionError(error)) log.error({ ...fields, err: error }, "queue worker error");
@@ -79,14 +85,34 @@ export function startScanWorkers(params: {
     return worker;
   };
 
-  const workers = [...new Set(params.clusters)].map((cluster) =>
-    start(
-      scanQueueName(cluster),
-      { concurrency: params.concurrency ?? 2, limiter: params.limiter ?? { max: 30, duration: 60_000 } },
-      { cluster },
-    ),
-  );
-  if (params.schedule ?? true) workers.push(start(SCHEDULE_QUEUE, { concurrency: 4 }, { queue: SCHEDULE_QUEUE }));
+  const rate = params.limiter ?? DEFAULT_SCAN_RATE;
+  const fromWatches = params.fromWatches ?? (() => false);
+  const rateKey = (cluster: string) => `${queues.prefix}:scan-rate:${encodeURIComponent(cluster)}`;
+  // A job over the limit waits in the delayed set for its window; it is not an attempt. Keep the third
+  // parameter: BullMQ passes the abort signal only to a processor declaring it (function length).
+  const limited =
+    (cluster: string): Processor =>
+    async (job: Job, token?: string, signal?: AbortSignal) => {
+      if (job.name !== SCAN_JOB || !fromWatches(cluster)) {
+        const waitMs = await takeScanSlot(connection, rateKey(cluster), rate);
+        if (waitMs > 0) {
+          await job.moveToDelayed(Date.now() + waitMs, token);
+          throw new DelayedError();
+        }
+      }
+      return processor(job, token, signal);
+    };
+  const workers = [...new Set(params.clusters)].map((cluster) => {
+    const worker = new Worker(scanQueueName(cluster), limited(cluster), {
+      ...base,
+      concurrency: params.concurrency ?? 2,
+    });
+    return observe(worker, { cluster });
+  });
+  if (params.schedule ?? true)
+    workers.push(
+      observe(new Worker(SCHEDULE_QUEUE, processor, { ...base, concurrency: 4 }), { queue: SCHEDULE_QUEUE }),
+    );
 
   let closing: Promise<void> | undefined;
   return {

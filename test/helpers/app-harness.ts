@@ -146,6 +146,7 @@ export async function openAppHarness(params: {
         schedule: false,
         connection: redis.workerConnection,
         ...(options.timing ? { timing: options.timing } : {}),
+        ...(watching ? { fromWatches: watching.watching } : {}),
         log: redis.log,
         handlers: scanHandlers({
           probot,

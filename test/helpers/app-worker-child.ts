@@ -44,6 +44,7 @@ const workers = startScanWorkers({
   connection: createRedisConnection({ role: "worker", url }),
   timing: { lockDuration, stalledInterval: lockDuration },
   log: stderrLog,
+  ...(watching ? { fromWatches: watching.watching } : {}),
   handlers: scanHandlers({
     probot,
     queues,

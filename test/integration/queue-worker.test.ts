@@ -6,6 +6,7 @@ import { ClusterUnreachableError, KubeApiError } from "../../src/live/errors.ts"
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
 import type { ScanJob } from "../../src/queue/jobs.ts";
 import type { ScanContext, ScanHandlers } from "../../src/queue/process-job.ts";
+import { takeScanSlot } from "../../src/queue/scan-rate.ts";
 import { type ScanWorkers, startScanWorkers } from "../../src/queue/scan-worker.ts";
 import { gate, openTestRedis, type TestRedis, waitFor } from "../helpers/redis.ts";
 
@@ -41,7 +42,12 @@ afterEach(async () => {
 
 function start(
   handlers: ScanHandlers,
-  options: { clusters?: string[]; concurrency?: number; limiter?: { max: number; duration: number } } = {},
+  options: {
+    clusters?: string[];
+    concurrency?: number;
+    limiter?: { max: number; duration: number };
+    fromWatches?: (cluster: string) => boolean;
+  } = {},
 ) {
   workers = startScanWorkers({
     queues: t.queues,
@@ -52,6 +58,7 @@ function start(
     handlers,
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     ...(options.limiter ? { limiter: options.limiter } : {}),
+    ...(options.fromWatches ? { fromWatches: options.fromWatches } : {}),
   });
   return workers;
 }
@@ -256,6 +263,52 @@ describe("workers per cluster", () => {
       // The other cluster's limit does not hold this one back.
       expect(times[0]! - began).toBeLessThan(300);
     }
+  });
+
+  it("do not hold scans answered from the cluster's watches to the rate limit; a scan that would LIST waits", async () => {
+    // Before: BullMQ's limiter held every job of the queue alike, so 1,000 watched targets took 33 minutes a cycle.
+    let watching = true;
+    const scanned: string[] = [];
+    start(
+      { scan: async (payload) => void scanned.push(payload.target), report: async () => {} },
+      { limiter: { max: 1, duration: 60_000 }, fromWatches: (cluster) => watching && cluster === "prod-eu" },
+    );
+    const watched = [];
+    for (const target of ["a", "b", "c"]) watched.push(await enqueueScan({ queues: t.queues, job: job({ target }) }));
+    for (const id of watched) expect((await finished(id)).state).toBe("completed");
+    expect(scanned.sort()).toEqual(["a", "b", "c"]);
+
+    // The lease is lost: scans LIST again, one a minute here. The first takes the window's slot, the second waits
+    // in the delayed set for the next window, without using an attempt.
+    watching = false;
+    const first = await enqueueScan({ queues: t.queues, job: job({ target: "d" }) });
+    expect((await finished(first)).state).toBe("completed");
+    const second = await enqueueScan({ queues: t.queues, job: job({ target: "e" }) });
+    const queue = t.queues.scan("prod-eu");
+    await waitFor(
+      "the second scan to wait for the next window",
+      async () => (await queue.getJobState(second)) === "delayed",
+    );
+    const held = await queue.getJob(second);
+    expect(held?.attemptsMade).toBe(0);
+    expect((held?.delay ?? 0) + (held?.timestamp ?? 0)).toBeGreaterThan(Date.now() + 50_000);
+    expect(scanned).toHaveLength(4);
+  });
+
+  it("spread scans over the limit across the windows ahead, shared by every worker process", async () => {
+    const rate = { max: 2, duration: 60_000 };
+    const key = `${t.prefix}:scan-rate:spread`;
+    const waits = [];
+    // Two processes' connections take from one window.
+    for (const redis of [t.redis, t.workerConnection, t.redis, t.workerConnection, t.redis]) {
+      waits.push(await takeScanSlot(redis, key, rate));
+    }
+    expect(waits.slice(0, 2)).toEqual([0, 0]);
+    // The 3rd and 4th wait for the next window, the 5th for the one after it.
+    for (const wait of waits.slice(2, 4)) expect(wait).toBeGreaterThan(55_000);
+    for (const wait of waits.slice(2, 4)) expect(wait).toBeLessThanOrEqual(60_000);
+    expect(waits[4]).toBeGreaterThan(115_000);
+    expect(await t.redis.pttl(key)).toBeGreaterThan(55_000);
   });
 
   it("run scans of different targets side by side up to the concurrency", async () => {
