@@ -7,17 +7,19 @@
 // `client` for this process's own count); wall time of a full cycle after a change to 1% of the objects; and,
 // for the watch path, detection latency from a PATCH to a scan of its target that reports it (p50/p95 over
 // E edits: the time to the watch's event plus one scan; the LIST path's is the schedule's, half of it on
-// average), and the process's peak RSS (both paths; the objects held are counted, their heap bytes are not
-// measured apart). GitHub is not part of it: in the app, an idle scan's GitHub reads are all conditional.
+// average); the heap the watches' cache holds (a full collection before the watch path starts, less one once its
+// cache is full, so bytes per tracked object); and peak RSS, the whole process's and the watch path's own (reset
+// when it starts; the LIST path's sessions are gone by then). GitHub is not part of it: bench/watch-app.bench.ts
+// runs the app's worker, GitHub requests and the check run included.
 //
 // The LIST path costs the same per scan whatever the number of targets (every scan LISTs every served kind by
 // its own selector), and at 1,000 targets a cycle of it takes the better part of an hour on 2 cores:
 // BENCH_WATCH_LIST_TARGETS scans only the first L targets on it, and its per-cycle figures are those of L
-// scans times T/L, marked as scaled in the results.
+// scans times T/L, marked as scaled in the results; BENCH_WATCH_LIST_TARGETS=0 skips the LIST path.
 //
 //   BENCH_WATCH_TARGETS=1000 BENCH_WATCH_OBJECTS=20 BENCH_WATCH_EDITS=50 BENCH_WATCH_CONCURRENCY=4
 //   BENCH_WATCH_LIST_TARGETS=100
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
@@ -31,9 +33,9 @@ import { mapLimit } from "../src/live/map-limit.ts";
 import { WatchCache } from "../src/live/watch-cache.ts";
 import { runScan } from "../src/stages/scan/scan-target.ts";
 import { readSnapshotConfig } from "../src/worker/read-snapshot-config.ts";
-import { runId } from "./lib/generate.ts";
 import { scrapeRequestsByVerb } from "./lib/kube.ts";
 import { clusterKubeconfig, log, timestamp, writeResults } from "./lib/settings.ts";
+import { applyWatchObjects, watchTargets, writeWatchRepo } from "./lib/watch-targets.ts";
 import { closeWorkspace, openWorkspace } from "./lib/workspace.ts";
 
 const targets = Number(process.env.BENCH_WATCH_TARGETS ?? 1000);
@@ -45,13 +47,12 @@ const listTargets = Math.min(targets, Number(process.env.BENCH_WATCH_LIST_TARGET
 const kubeconfig = await clusterKubeconfig();
 const kc = loadKubeconfig({ kubeconfig });
 const admin = new KubeClient(kc);
-const id = runId();
-const namespace = `bench-watch-${id}`;
-const targetName = (t: number) => `w${id}-${String(t).padStart(4, "0")}`;
-const cmName = (t: number, i: number) => `t${String(t).padStart(4, "0")}-cm${String(i).padStart(2, "0")}`;
+const w = watchTargets({ targets, perTarget, prefix: "bench-watch" });
+const { namespace, targetName, cmName, all } = w;
 
 // Bytes per tracked object: the heap after a full collection once the watches hold every object, less the heap
-// once the cache is stopped and let go. --expose-gc set at run time gives a fresh context its gc(); the bench is
+// after one before the watch path began (the repository, its config and the objects' names were held by then).
+// --expose-gc set at run time gives a fresh context its gc(); the bench is
 // not started with flags.
 setFlagsFromString("--expose-gc");
 const collect = runInNewContext("gc") as () => void;
@@ -62,59 +63,25 @@ const settledHeap = () => {
 };
 
 let peakRss = 0;
+let watchPeakRss = 0;
 const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  const rss = process.memoryUsage().rss;
+  peakRss = Math.max(peakRss, rss);
+  watchPeakRss = Math.max(watchPeakRss, rss);
 }, 100);
 
 const dir = await mkdtemp(join(tmpdir(), "undrift-bench-watch-"));
 // Ctrl-C too removes the namespace and its 20,000 ConfigMaps (bench/lib/workspace.ts's one handler).
 const workspace = openWorkspace(dir, admin);
-workspace.cleanup = async () => {
-  await admin
-    .send({
-      method: "DELETE",
-      path: `/api/v1/namespaces/${namespace}/configmaps`,
-      query: { labelSelector: "undrift.dev/target" },
-    })
-    .catch(() => undefined);
-  await admin.send({ method: "DELETE", path: `/api/v1/namespaces/${namespace}` }).catch(() => undefined);
-};
 try {
   // 1. The repository (one plain target per folder) and its objects, applied as an applier would.
   log(`watch: ${targets} targets × ${perTarget} ConfigMaps in ${namespace}`);
-  const config = ["schedule: 15m", "targets:"];
-  for (let t = 0; t < targets; t++) {
-    config.push(`  - name: ${targetName(t)}`, "    cluster: bench", `    path: t${t}`, "    render: plain");
-    config.push(`    namespace: ${namespace}`, "    mode: warn");
-    const docs = Array.from(
-      { length: perTarget },
-      (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${cmName(t, i)}\ndata:\n  LOG_LEVEL: info\n`,
-    );
-    await mkdir(join(dir, `t${t}`), { recursive: true });
-    await writeFile(join(dir, `t${t}`, "config.yaml"), docs.join("---\n"));
-  }
-  await mkdir(join(dir, ".github"), { recursive: true });
-  await writeFile(join(dir, ".github/undrift.yml"), `${config.join("\n")}\n`);
+  await writeWatchRepo(w, dir, "bench");
   // Read once and handed to every scan, with the revision, as the app's worker hands a job's scan the config of
   // the snapshot and its commit: a scan per target that reads the 1,000-target config again and starts git to
   // name the revision (the CLI's way, for one run) cost more per scan than the watch path's whole scan here.
   const scanned = { config: await readRepoConfig(dir), revision: "bench" };
-  await admin.send({ method: "POST", path: "/api/v1/namespaces", body: { metadata: { name: namespace } } });
-  const all = Array.from({ length: targets * perTarget }, (_, n) => [Math.floor(n / perTarget), n % perTarget]);
-  await mapLimit(all, 16, ([t, i]) =>
-    admin.send({
-      method: "PATCH",
-      path: `/api/v1/namespaces/${namespace}/configmaps/${cmName(t!, i!)}`,
-      query: { fieldManager: "undrift", force: true },
-      contentType: "application/apply-patch+yaml",
-      body: {
-        apiVersion: "v1",
-        kind: "ConfigMap",
-        metadata: { name: cmName(t!, i!), namespace, labels: { "undrift.dev/target": targetName(t!) } },
-        data: { LOG_LEVEL: "info" },
-      },
-    }),
-  );
+  await applyWatchObjects(w, admin, workspace);
 
   const scanAll = async (session: () => ClusterSession, count: number) => {
     let requests = 0;
@@ -181,15 +148,20 @@ try {
 
   // 2. The LIST path: a session per scan, as scans spread over the schedule get.
   const listSession = () => new ClusterSession(kc, { shareLists: true });
-  const listIdle = await cycle(`LIST path, idle cycle (${listTargets} targets)`, listSession, listTargets);
-  const changed = await changeOnePercent("debug");
-  const listChanged = await cycle(
-    `LIST path, cycle after ${changed} changes (${listTargets} targets)`,
-    listSession,
-    listTargets,
-  );
+  const list =
+    listTargets === 0
+      ? undefined
+      : {
+          idle: await cycle(`LIST path, idle cycle (${listTargets} targets)`, listSession, listTargets),
+          afterChange: await changeOnePercent("debug").then((changed) =>
+            cycle(`LIST path, cycle after ${changed} changes (${listTargets} targets)`, listSession, listTargets),
+          ),
+        };
 
   // 3. The watch path: one cache; a first cycle fills it, then an idle one and one after a change.
+  const heapBefore = settledHeap();
+  const watchRssBefore = process.memoryUsage().rss;
+  watchPeakRss = watchRssBefore;
   let onEvent: ((name: string) => void) | undefined;
   const cache = new WatchCache({ kubeConfig: kc, onChange: ({ object }) => onEvent?.(object.metadata.name) });
   const watchSession = () => new ClusterSession(kc, { shareLists: true, watches: cache });
@@ -198,7 +170,7 @@ try {
   // The sessions of the cycle are gone; what stays is the cache (its objects, and the dry-run answers it keeps).
   const heapWithCache = settledHeap();
   const watchIdle = await cycle("watch path, idle cycle", watchSession);
-  await changeOnePercent("warn");
+  const changed = await changeOnePercent("warn");
   const watchChanged = await cycle(`watch path, cycle after ${changed} changes`, watchSession);
 
   // 4. Detection latency on the watch path: a PATCH, its event, and a scan of its target that reports it.
@@ -234,10 +206,12 @@ try {
   const answersKept = cache.dryRuns.size;
   cache.stop();
   onEvent = undefined;
-  const heapHeld = heapWithCache - settledHeap();
+  const watchRss = { beforeMB: Math.round(watchRssBefore / 2 ** 20), peakMB: Math.round(watchPeakRss / 2 ** 20) };
+  const heapHeld = heapWithCache - heapBefore;
   log(
     `watch: ${held.objects} objects held in ${held.watches} watches, ${answersKept} dry-run answers: ` +
-      `heap ${Math.round(heapHeld / 2 ** 20)} MB, ${Math.round(heapHeld / Math.max(1, held.objects))} bytes per object`,
+      `heap ${Math.round(heapHeld / 2 ** 20)} MB, ${Math.round(heapHeld / Math.max(1, held.objects))} bytes per object; ` +
+      `RSS ${watchRss.beforeMB} MB before the watch path, ${watchRss.peakMB} MB at its peak`,
   );
 
   // 5. The app's worker reads each job's config from the job's snapshot (readSnapshotConfig), which the scans
@@ -257,14 +231,15 @@ try {
   const configReadsMs = Math.round(performance.now() - began);
   const text = await readFile(join(dir, ".github/undrift.yml"), "utf8");
   began = performance.now();
-  for (let t = 0; t < listTargets; t++) loadConfig(text);
-  const configParsesMs = Math.round(((performance.now() - began) * targets) / listTargets);
+  const parses = listTargets || Math.min(targets, 50);
+  for (let t = 0; t < parses; t++) loadConfig(text);
+  const configParsesMs = Math.round(((performance.now() - began) * targets) / parses);
   log(`watch: the config read by ${targets} jobs: ${configReadsMs} ms; parsed by each: ${configParsesMs} ms`);
 
   const results = {
     targets,
     objectsPerTarget: perTarget,
-    list: { idle: listIdle, afterChange: listChanged },
+    ...(list ? { list } : {}),
     watch: {
       first: warm,
       idle: watchIdle,
@@ -275,8 +250,9 @@ try {
       dryRunAnswersKept: answersKept,
       heapHeldBytes: heapHeld,
       bytesPerTrackedObject: Math.round(heapHeld / Math.max(1, held.objects)),
+      rss: watchRss,
     },
-    configPerCycle: { readsMs: configReadsMs, parsedByEachMs: configParsesMs, scaledFrom: listTargets },
+    configPerCycle: { readsMs: configReadsMs, parsedByEachMs: configParsesMs, scaledFrom: parses },
     peakRssMB: Math.round(peakRss / 2 ** 20),
   };
   console.log(JSON.stringify(results, null, 2));

@@ -84,7 +84,8 @@ export interface FakeRepo {
   expectHead(times?: number): void;
   expectBranch(times?: number): void;
   expectTarball(commit?: RepoCommit): void;
-  expectCheckRuns(counts: { list?: number; create?: number; update?: number }): void;
+  /** `update` is of the last check run created, or with `name` of the one of that name. */
+  expectCheckRuns(counts: { list?: number; create?: number; update?: number; name?: string }): void;
   /** `get` reads one issue (GET /issues/{n}), as the dashboard does before it unticks boxes. */
   expectIssues(counts: { list?: number; get?: number; create?: number; update?: number; comment?: number }): void;
   expectPulls(counts: PullCounts): void;
@@ -263,7 +264,7 @@ export function fakeRepo(params: {
       if (counts.update) {
         github.expect({
           method: "PATCH",
-          path: `${base}/check-runs/${state.checkRuns.at(-1)?.id ?? nextId}`,
+          path: `${base}/check-runs/${(counts.name ? state.checkRuns.find((r) => r.name === counts.name) : state.checkRuns.at(-1))?.id ?? nextId}`,
           times: counts.update,
           reply: (req) => {
             const id = Number(req.path.split("/").at(-1));
