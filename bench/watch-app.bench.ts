@@ -123,9 +123,10 @@ async function measure(params: {
   gh.state.checkRuns.push(...structuredClone(params.checkRuns ?? []));
   let child: AppWorkerProcess | undefined;
   const queue = redis.queues.scan(CLUSTER);
-  const done = async () => {
-    const counts = await queue.getJobCounts("completed", "failed");
-    return (counts.completed ?? 0) + (counts.failed ?? 0);
+  // A cycle is over when no scan is left to run: the completed set is capped (keepCompleted), so it cannot be counted.
+  const left = async () => {
+    const counts = await queue.getJobCounts("wait", "active", "delayed", "prioritized");
+    return Object.values(counts).reduce((sum, n) => sum + n, 0);
   };
   try {
     child = await startAppWorkerProcess({
@@ -145,7 +146,7 @@ async function measure(params: {
     // A cycle: every target queued at once, as the schedule's ticks of one interval would.
     const cycle = async (name: string) => {
       const mark = github.requests.length;
-      const before = await done();
+      const failedBefore = await queue.getJobCountByTypes("failed");
       const began = Date.now();
       for (let t = 0; t < w.targets; t++) {
         await enqueueScan({
@@ -160,9 +161,9 @@ async function measure(params: {
         });
       }
       // Polled each 250 ms: a tighter poll is Redis load the worker would share.
-      while ((await done()) < before + w.targets) await new Promise((wake) => setTimeout(wake, 250));
+      while ((await left()) > 0) await new Promise((wake) => setTimeout(wake, 250));
       const wallMs = Date.now() - began;
-      const failed = await queue.getJobCountByTypes("failed");
+      const failed = (await queue.getJobCountByTypes("failed")) - failedBefore;
       rss[name] = await rssOf(pid);
       const requests = github.requests.slice(mark);
       const result = { wallMs, failed, githubRequests: requests.length, byOperation: byOperation(requests) };
