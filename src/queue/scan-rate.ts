@@ -2,7 +2,7 @@
 // fixed window in Redis, shared by every worker process of the cluster, as
 // BullMQ's own limiter is. It is ours and not BullMQ's because BullMQ's holds
 // back every job of the queue alike, and a scan answered from the cluster's
-// watches sends no LIST and no GET: holding those to 30 a minute made a cycle
+// watches sends no LIST and no GET: holding those to 30 a minute would make a cycle
 // of 1,000 watched targets take 33 minutes, longer than the schedule. The
 // caller decides which jobs take a slot (src/queue/scan-worker.ts).
 import type { Redis } from "ioredis";

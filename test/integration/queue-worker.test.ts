@@ -266,7 +266,7 @@ describe("workers per cluster", () => {
   });
 
   it("do not hold scans answered from the cluster's watches to the rate limit; a scan that would LIST waits", async () => {
-    // Before: BullMQ's limiter held every job of the queue alike, so 1,000 watched targets took 33 minutes a cycle.
+    // Before: BullMQ's limiter held every job of the queue alike: a cycle of 1,000 watched targets, 33 minutes.
     let watching = true;
     const scanned: string[] = [];
     start(
