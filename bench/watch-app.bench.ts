@@ -31,6 +31,7 @@ import { kubeconfigPath, kubectl } from "../test/helpers/cluster.ts";
 import { type LoggedRequest, useGitHubMock } from "../test/helpers/github-mock.ts";
 import { startGitHubRelay } from "../test/helpers/github-relay.ts";
 import { openTestRedis, waitFor } from "../test/helpers/redis.ts";
+import { percentile } from "./lib/measure.ts";
 import { closeTimedCluster, log, roundTrips, timedCluster, timestamp, writeResults } from "./lib/settings.ts";
 import { applyWatchObjects, watchTargets, writeWatchRepo } from "./lib/watch-targets.ts";
 import { closeWorkspace, openWorkspace } from "./lib/workspace.ts";
@@ -49,7 +50,7 @@ async function rssOf(pid: number): Promise<{ rssMB: number; peakMB: number }> {
   return { rssMB: Math.round(kb("VmRSS") / 1024), peakMB: Math.round(kb("VmHWM") / 1024) };
 }
 
-/** GitHub requests from `from` on, by operation and status: `checks/list-for-ref 304` → count. */
+/** GitHub requests by operation and status: `checks/list-for-ref 304` → count. */
 function byOperation(requests: readonly LoggedRequest[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const r of requests) {
@@ -58,9 +59,6 @@ function byOperation(requests: readonly LoggedRequest[]): Record<string, number>
   }
   return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
 }
-
-const percentile = (sorted: number[], p: number) =>
-  Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
 
 it(`the app's worker on ${targets} targets × ${perTarget} ConfigMaps`, { timeout: 4 * 3600_000 }, async () => {
   const loopback = kubeconfigPath();

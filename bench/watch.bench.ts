@@ -34,6 +34,7 @@ import { WatchCache } from "../src/live/watch-cache.ts";
 import { runScan } from "../src/stages/scan/scan-target.ts";
 import { readSnapshotConfig } from "../src/worker/read-snapshot-config.ts";
 import { scrapeRequestsByVerb } from "./lib/kube.ts";
+import { percentile } from "./lib/measure.ts";
 import { clusterKubeconfig, log, timestamp, writeResults } from "./lib/settings.ts";
 import { applyWatchObjects, watchTargets, writeWatchRepo } from "./lib/watch-targets.ts";
 import { closeWorkspace, openWorkspace } from "./lib/workspace.ts";
@@ -201,8 +202,6 @@ try {
     latencies.push(performance.now() - started);
   }
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
   const answersKept = cache.dryRuns.size;
   cache.stop();
   onEvent = undefined;
@@ -244,7 +243,7 @@ try {
       first: warm,
       idle: watchIdle,
       afterChange: watchChanged,
-      detectionMs: { p50: pct(50), p95: pct(95), edits: latencies.length },
+      detectionMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), edits: latencies.length },
       trackedObjects: held.objects,
       watches: held.watches,
       dryRunAnswersKept: answersKept,

@@ -61,6 +61,11 @@ export async function measure(params: {
   return { exitCode, wallSeconds, peakRssMb: hwmKb / 1024, stdoutFile, stderrFile };
 }
 
+/** The p-th percentile (nearest rank, rounded) of `sorted`, ascending; 0 when it is empty. */
+export function percentile(sorted: readonly number[], p: number): number {
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);

@@ -262,9 +262,10 @@ export function fakeRepo(params: {
         });
       }
       if (counts.update) {
+        const target = counts.name ? state.checkRuns.find((r) => r.name === counts.name) : state.checkRuns.at(-1);
         github.expect({
           method: "PATCH",
-          path: `${base}/check-runs/${(counts.name ? state.checkRuns.find((r) => r.name === counts.name) : state.checkRuns.at(-1))?.id ?? nextId}`,
+          path: `${base}/check-runs/${target?.id ?? nextId}`,
           times: counts.update,
           reply: (req) => {
             const id = Number(req.path.split("/").at(-1));
