@@ -1,29 +1,24 @@
 // A bounded map of values kept as copies: what goes in and what comes out are
-// structuredClones, so no caller's edit reaches another's, and over the bound
-// the least recently used goes first (a Map keeps insertion order, and a hit
-// re-inserts). For answers a worker reuses across jobs: dry-runs, configs.
+// structuredClones, so no caller's edit reaches another's; the bound is
+// RecentMap's (least recently used first). For answers a worker reuses across
+// jobs that callers may edit: dry-runs.
+import { RecentMap } from "./recent-map.ts";
 
 export class KeptCopies<V> {
-  private readonly kept = new Map<string, V>();
-  private readonly maxEntries: number;
+  private readonly kept: RecentMap<V>;
 
   constructor(maxEntries: number) {
-    this.maxEntries = maxEntries;
+    this.kept = new RecentMap(maxEntries);
   }
 
   /** A copy of the kept value; a hit counts as the most recently used. */
   get(key: string): V | undefined {
     const value = this.kept.get(key);
-    if (value === undefined) return undefined;
-    this.kept.delete(key);
-    this.kept.set(key, value);
-    return structuredClone(value);
+    return value === undefined ? undefined : structuredClone(value);
   }
 
   set(key: string, value: V): void {
-    this.kept.delete(key);
     this.kept.set(key, structuredClone(value));
-    while (this.kept.size > this.maxEntries) this.kept.delete(this.kept.keys().next().value!);
   }
 
   delete(key: string): void {

@@ -75,7 +75,7 @@ export async function resolveScanTarget(params: {
     await audit({ event: "scan-skipped", revision: head.sha, outcome: "the repository has no .github/undrift.yml" });
     return { skipped: { outcome: "no-config", revision: head.sha, actions: [] } };
   }
-  if (!read.invalid) await kept.set(job.repo, read.config);
+  if (!read.invalid) await kept.set(job.repo, read.config, read.digest);
 
   // 4. The target, and its cluster's kubeconfig.
   const found = await findScanTarget({ deps, job, config: read.config, revision: head.sha, audit });

@@ -1,7 +1,7 @@
 // A job's config from its snapshot (src/worker/read-snapshot-config.ts), which
-// is parsed once per text and shared by the cycle's jobs: each job still gets a
-// config of its own, a new text is read anew, and a broken one still fails
-// every job that reads it, naming its line.
+// is parsed once per text and shared by the cycle's jobs: frozen, so no job's
+// edit can reach another's, a new text is read anew, and a broken one still
+// fails every job that reads it, naming its line.
 import type { ProbotOctokit } from "probot";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/config/config-error.ts";
@@ -21,15 +21,22 @@ const read = (dir: string) =>
   });
 
 describe("readSnapshotConfig", () => {
-  it("gives each job a config of its own, the same for the same text", async () => {
+  it("shares one frozen config for the same text, so an edit by one job throws and reaches no other", async () => {
     const dir = await tempRepo({ ".github/undrift.yml": config("apps/web") });
     const first = await read(dir);
     expect(first?.config.targets[0]).toMatchObject({ name: "web", path: "apps/web", cluster: "prod" });
-    first!.config.targets[0]!.path = "edited/by/a/job";
+    expect(() => {
+      first!.config.targets[0]!.path = "edited/by/a/job";
+    }).toThrow(TypeError);
+    expect(() => first!.config.targets.pop()).toThrow(TypeError);
     const second = await read(dir);
-    expect(second?.config).toEqual({ ...first!.config, targets: [{ ...first!.config.targets[0], path: "apps/web" }] });
-    second!.config.targets.pop();
-    expect((await read(dir))?.config.targets).toHaveLength(1);
+    expect(second?.config).toBe(first?.config);
+    expect(second?.config.targets).toHaveLength(1);
+    expect(second?.config.targets[0]?.path).toBe("apps/web");
+    // The digest names the text: lastValidConfig skips a write of the same one.
+    expect(second?.digest).toBe(first?.digest);
+    const other = await read(await tempRepo({ ".github/undrift.yml": config("apps/shop") }));
+    expect(other?.digest).not.toBe(first?.digest);
   });
 
   it("reads a changed text anew, and fails on a broken one every time, naming its line", async () => {
