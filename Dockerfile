@@ -34,4 +34,5 @@ COPY --from=build /src/dist ./dist
 COPY app.yml ./
 USER node
 EXPOSE 3000
-CMD ["node", "bin/undrift.js", "start"]
+# The flag is bin/undrift.js's shebang's, which `node bin/undrift.js` does not read (the chart passes it too).
+CMD ["node", "--max-semi-space-size=4", "bin/undrift.js", "start"]

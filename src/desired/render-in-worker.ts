@@ -60,6 +60,10 @@ class RenderThread {
     this.worker.postMessage(request);
   }
 
+  heap(): Promise<{ used_heap_size: number; total_heap_size: number }> {
+    return this.worker.getHeapStatistics();
+  }
+
   private fail(error: Error): void {
     this.gone(this);
     for (const job of this.pending.values()) job.reject(error);
@@ -84,6 +88,10 @@ class RenderPool {
     });
   }
 
+  heaps(): Promise<{ used_heap_size: number; total_heap_size: number }[]> {
+    return Promise.all(this.threads.map((t) => t.heap()));
+  }
+
   /** An idle thread, else a new one while there are fewer than `size`, else the least busy. */
   private thread(): RenderThread {
     const idle = this.threads.find((t) => t.pending.size === 0);
@@ -106,6 +114,11 @@ const pool = new RenderPool(availableParallelism());
 
 export function renderInWorker(params: { repoDir: string; target: RenderTarget }): Promise<RenderResult> {
   return pool.render(params.repoDir, params.target);
+}
+
+/** Each render thread's V8 heap (used and total), for a benchmark's account of the worker's memory. */
+export function renderThreadHeaps(): Promise<{ used_heap_size: number; total_heap_size: number }[]> {
+  return pool.heaps();
 }
 
 function revive(error: { name: string; message: string; file?: string; line?: number }): Error {

@@ -6,8 +6,11 @@
 // `ready` on stdout once it takes jobs. With WATCH_LEASE_MS it also watches the
 // cluster as `undrift worker` does, under a lease of that many milliseconds, so
 // a test can kill the process that holds a cluster's watches.
+import { appendFile } from "node:fs/promises";
+import { getHeapSpaceStatistics, getHeapStatistics } from "node:v8";
 import { createProbot, ProbotOctokit } from "probot";
 import { loadClusterRegistry } from "../../src/config/cluster-registry.ts";
+import { renderThreadHeaps } from "../../src/desired/render-in-worker.ts";
 import { createRedisConnection } from "../../src/queue/connection.ts";
 import { createQueues } from "../../src/queue/create-queues.ts";
 import { stderrLog } from "../../src/queue/queue-log.ts";
@@ -58,3 +61,21 @@ await Promise.all(workers.workers.map((worker) => worker.waitUntilReady()));
 // Ready means ready to watch too: the test kills the lease's holder, not a process still racing for it.
 if (watching) while (!watching.watching(env("CLUSTER"))) await new Promise((wake) => setTimeout(wake, 50));
 process.stdout.write("ready\n");
+// MEMORY_LOG_MS: every that many ms, a line of where the worker's memory is (Node's process.memoryUsage, V8's
+// malloced memory, each render thread's used/total heap, and each of its heap spaces' used/committed size, in MB) appended to MEMORY_LOG_FILE, to tell a
+// benchmark's RSS apart into what V8 holds and what it only keeps committed.
+if (process.env.MEMORY_LOG_MS) {
+  const file = process.env.MEMORY_LOG_FILE ?? "/tmp/undrift-worker-memory.log";
+  const mb = (n: number) => Math.round(n / 1048576);
+  setInterval(async () => {
+    const m = process.memoryUsage();
+    const threads = (await renderThreadHeaps()).map((t) => `${mb(t.used_heap_size)}/${mb(t.total_heap_size)}`);
+    const line = [
+      `rss=${mb(m.rss)} heapUsed=${mb(m.heapUsed)} heapTotal=${mb(m.heapTotal)} external=${mb(m.external)}`,
+      `arrayBuffers=${mb(m.arrayBuffers)} malloced=${mb(getHeapStatistics().malloced_memory)} threads=${threads.join(",")}`,
+      // Each heap space's used/committed size: which of them V8 keeps larger than what it holds.
+      ...getHeapSpaceStatistics().map((s) => `${s.space_name}=${mb(s.space_used_size)}/${mb(s.space_size)}`),
+    ];
+    await appendFile(file, `${new Date().toISOString()} ${line.join(" ")}\n`);
+  }, Number(process.env.MEMORY_LOG_MS)).unref();
+}

@@ -30,7 +30,8 @@ export async function startAppWorkerProcess(settings: {
   watchLeaseMs?: number;
 }): Promise<AppWorkerProcess> {
   const privateKey = appPrivateKey();
-  const child = spawn(process.execPath, [script], {
+  // The V8 flag undrift runs with (bin/undrift.js's shebang, the chart's command), so its memory is production's.
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", script], {
     env: {
       ...process.env,
       APP_ID: "4242",

@@ -115,6 +115,8 @@ describe("charts/undrift: lint and render", () => {
     expect(pod.automountServiceAccountToken).toBe(false);
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
     const container = pod.containers[0];
+    // `node bin/undrift.js` reads no shebang: the chart passes its V8 flag (a small young generation) itself.
+    expect(container.command).toEqual(["node", "--max-semi-space-size=4", "bin/undrift.js"]);
     expect(container.args).toEqual(["web"]);
     expect(container.image).toBe("ghcr.io/undrift-dev/undrift:0.1.0");
     expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
@@ -149,6 +151,11 @@ describe("charts/undrift: lint and render", () => {
       const name = `agent-${tier}-undrift-worker-local`;
       expect(list.some((o) => o.kind === "Deployment" && o.metadata.name.endsWith("-web"))).toBe(false);
       const worker = find(list, "Deployment", name)!;
+      expect(worker.spec.template.spec.containers[0].command).toEqual([
+        "node",
+        "--max-semi-space-size=4",
+        "bin/undrift.js",
+      ]);
       expect(worker.spec.template.spec.containers[0].args).toEqual(["worker", "--clusters", "local"]);
       expect(worker.spec.template.spec.automountServiceAccountToken).toBe(true);
       expect(worker.spec.template.spec.serviceAccountName).toBe(name);
