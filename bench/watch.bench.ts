@@ -214,7 +214,7 @@ try {
   );
 
   // 5. The app's worker reads each job's config from the job's snapshot (readSnapshotConfig), which the scans
-  // above were handed: a cycle's T reads of the same T-target file, parsed once and copied for each job, beside
+  // above were handed: a cycle's T reads of the same T-target file, parsed once and shared frozen, beside
   // what T parses of it cost (L of them timed, times T/L, as the LIST path is).
   const readConfig = () =>
     readSnapshotConfig({
