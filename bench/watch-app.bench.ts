@@ -9,6 +9,8 @@
 //     and are current (a restarted worker), and the edits of the run before are undone first;
 //   - detection latency from a `kubectl patch` to the PATCH of its target's check run reaching GitHub (p50/p95 over
 //     E edits, one at a time: the watch event, the 2 s debounce, the queue, the scan and the GitHub writes);
+//   - a change to 1% of the objects at once, one object in each of as many targets: from the first write to the
+//     last of those targets' check runs updated (each one a tracking issue created and a check run updated);
 //   - the worker process's RSS (VmRSS, and VmHWM for its peak, from /proc) after start, after each cycle and at
 //     the end.
 // At each BENCH_RTT round trip (default 0 and 20 ms): the worker reaches the API server through a latency proxy;
@@ -75,7 +77,7 @@ it(`the app's worker on ${targets} targets × ${perTarget} ConfigMaps`, { timeou
 
     let checkRuns: FakeCheckRun[] | undefined;
     for (const rttMs of roundTrips) {
-      const run = await measure({ rttMs, dir, commit, w, checkRuns });
+      const run = await measure({ rttMs, dir, commit, w, checkRuns, admin });
       const problems = await github.verify();
       expect(problems, problems.join("\n")).toEqual([]);
       runs.push(run.results);
@@ -106,8 +108,10 @@ async function measure(params: {
   w: ReturnType<typeof watchTargets>;
   /** The check runs an earlier worker left, all current: this worker's first cycle writes nothing. */
   checkRuns: FakeCheckRun[] | undefined;
+  /** Makes the 1% change (kubectl for each of hundreds of objects would time its own start-ups). */
+  admin: KubeClient;
 }) {
-  const { w, commit } = params;
+  const { w, commit, admin } = params;
   const timed = await timedCluster(kubeconfigPath(), params.rttMs);
   const redis = await openTestRedis();
   const scratch = join(params.dir, `rtt-${params.rttMs}`);
@@ -219,6 +223,58 @@ async function measure(params: {
       latencies.push(patched.at - began);
     }
     latencies.sort((a, b) => a - b);
+
+    // 4. A change to 1% of the objects at once, one object in each of as many targets (the spread that costs the
+    // most: every one a target newly drifted), none of them a target edited above. The watch events queue those
+    // targets' scans; measured from the first write to the last of their check runs' PATCHes reaching GitHub.
+    const detected = new Set(edited.map(([t]) => t));
+    const spread = [...Array(w.targets).keys()]
+      .filter((t) => !detected.has(t))
+      .slice(0, Math.round((w.targets * w.perTarget) / 100));
+    gh.expectHead(spread.length);
+    gh.expectIssues({ list: spread.length, create: spread.length });
+    gh.expectCheckRuns({ list: spread.length });
+    const spreadRuns = spread.map((t) => {
+      const name = `undrift/${w.targetName(t)}`;
+      const run = gh.state.checkRuns.find((r) => r.name === name);
+      if (!run) throw new Error(`${name}: no check run after the first cycle`);
+      gh.expectCheckRuns({ update: 1, name });
+      return run;
+    });
+    const changeBegan = Date.now();
+    await mapLimit(spread, 8, async (t) => {
+      edited.push([t, 0]);
+      await admin.send({
+        method: "PATCH",
+        path: `/api/v1/namespaces/${w.namespace}/configmaps/${w.cmName(t, 0)}`,
+        contentType: "application/merge-patch+json",
+        body: { data: { LOG_LEVEL: "changed" } },
+      });
+    });
+    const writtenMs = Date.now() - changeBegan;
+    const ids = new Set(spreadRuns.map((r) => `/check-runs/${r.id}`));
+    const lastPatch = await waitFor(
+      `the ${spread.length} changed targets' check runs updated`,
+      () => {
+        const patches = github.requests.filter(
+          (r) =>
+            r.method === "PATCH" && r.at >= changeBegan && ids.has(r.path.slice(r.path.lastIndexOf("/check-runs/"))),
+        );
+        return patches.length === spread.length ? patches.at(-1) : undefined;
+      },
+      (spread.length * 3 + 120) * 1000,
+    );
+    for (const run of spreadRuns) expect(run.conclusion, run.name).toBe("failure");
+    while ((await left()) > 0) await new Promise((wake) => setTimeout(wake, 250));
+    rss.changed = await rssOf(pid);
+    const change = {
+      objects: spread.length,
+      targets: spread.length,
+      writeMs: writtenMs,
+      allReportedMs: lastPatch.at - changeBegan,
+      githubWrites: spread.length * 2,
+    };
+    log(`watch-app ${timed.label}: 1% of the objects changed: ${JSON.stringify(change)}`);
     rss.end = await rssOf(pid);
     const detection = {
       edits: latencies.length,
@@ -235,6 +291,7 @@ async function measure(params: {
       first,
       idle,
       detectionMs: detection,
+      onePercentChanged: change,
       workerRss: rss,
     };
     return { results, settledCheckRuns, edited };
