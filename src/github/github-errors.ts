@@ -1,6 +1,7 @@
 // GitHub's answers classified once, so the queue can decide: a permission or
 // validation problem fails the job for good, a 5xx, a network failure or a
 // rate limit is retried later (with the wait GitHub asked for, when it did).
+import { parseRetryAfter } from "../model/retry-after.ts";
 import { UndriftError } from "../model/undrift-error.ts";
 import { type RepoRef, repoName } from "./github-client.ts";
 import { SnapshotError } from "./snapshot-error.ts";
@@ -117,8 +118,8 @@ export function statusOf(error: unknown): number | undefined {
 }
 
 function retryAfter(headers: Record<string, string | undefined>, now: number): number | undefined {
-  const seconds = Number(headers["retry-after"]);
-  if (headers["retry-after"] !== undefined && Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const asked = parseRetryAfter(headers["retry-after"], now);
+  if (asked !== undefined) return asked;
   const reset = Number(headers["x-ratelimit-reset"]);
   if (headers["x-ratelimit-remaining"] === "0" && Number.isFinite(reset)) return Math.max(0, reset * 1000 - now);
   return undefined;

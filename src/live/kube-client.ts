@@ -6,6 +6,7 @@ import type { ClientRequest, IncomingMessage } from "node:http";
 import { request as httpsRequest, type RequestOptions } from "node:https";
 import type { Socket } from "node:net";
 import type { KubeConfig } from "@kubernetes/client-node";
+import { parseRetryAfter } from "../model/retry-after.ts";
 import type { KubeObject } from "../model/types.ts";
 import { connectionError } from "./connection-error.ts";
 import {
@@ -243,9 +244,10 @@ export class KubeClient {
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
           const status = res.statusCode ?? 0;
-          const header = Number(res.headers["retry-after"]);
+          const asked = parseRetryAfter(res.headers["retry-after"]);
           const retryable = status === 429 || (status >= 500 && res.headers["retry-after"] !== undefined);
-          const retryAfter = retryable ? (Number.isFinite(header) && header > 0 ? header : 1) : undefined;
+          // In seconds; a 429 that named no wait (or 0, or one unreadable) is tried again after one.
+          const retryAfter = retryable ? (asked ? asked / 1000 : 1) : undefined;
           const etag = res.headers.etag;
           resolve({
             status,

@@ -4,6 +4,7 @@
 // Slack webhook answers 404 or 410, a bad payload 400: retrying changes
 // nothing). Errors name the channel and the status, never the URL, which
 // holds the webhook's token.
+import { parseRetryAfter } from "../../model/retry-after.ts";
 import { UndriftError } from "../../model/undrift-error.ts";
 
 /** A channel's answer that was not a success; `retryAfterMs` feeds the backoff (retry-backoff.ts). */
@@ -58,16 +59,10 @@ export async function postNotice(params: {
   // Read the body, so the connection is reused; its text is not shown (a receiver may echo what it was sent).
   await response.arrayBuffer().catch(() => undefined);
   if (response.ok) return { status: response.status };
-  const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
+  const asked = parseRetryAfter(response.headers.get("retry-after"));
+  const retryAfterMs = asked === undefined ? undefined : Math.min(asked, MAX_RETRY_AFTER_MS);
   throw new ChannelHttpError(`${params.what}: answered ${response.status}`, {
     status: response.status,
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
   });
-}
-
-/** Retry-After in seconds or as an HTTP date, in milliseconds from now; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const seconds = /^\d+$/.test(value.trim()) ? Number(value.trim()) * 1000 : Date.parse(value) - now;
-  return Number.isFinite(seconds) ? Math.min(Math.max(0, seconds), MAX_RETRY_AFTER_MS) : undefined;
 }

@@ -53,6 +53,15 @@ describe("classifying GitHub's answers", () => {
     expect(classifyGitHubError(named)?.retryAfterMs).toBe(5_000);
   });
 
+  it("reads an empty or malformed Retry-After as none, not as 'retry at once', and a date as a date", () => {
+    // Number("") is 0: an empty header once made the retry come at once, which extends a secondary limit.
+    const empty = answer(403, "You have exceeded a secondary rate limit.", { "retry-after": "" });
+    expect(classifyGitHubError(empty)?.retryAfterMs).toBe(60_000);
+    const now = Date.parse("2026-12-02T12:00:00Z");
+    const dated = answer(429, "slow down", { "retry-after": "Wed, 02 Dec 2026 12:00:45 GMT" });
+    expect(classifyGitHubError(dated, now)?.retryAfterMs).toBe(45_000);
+  });
+
   it("counts a request that got no answer at all as transient", () => {
     const offline = new RequestError("getaddrinfo EAI_AGAIN api.github.com", 500, { request });
     expect(classifyGitHubError(offline)).toEqual({ kind: "transient", status: 500 });
