@@ -11,6 +11,11 @@
 // shared, not copied for each job: at 1,000 targets it is about 640 kB as JSON,
 // and a copy per job was 4 ms of CPU and a large object for the collector in
 // each of them.
+//
+// A broken text is remembered too, with its error: until the push that fixes it,
+// every job of every cycle reads the same broken file, and validating it again
+// in each cost the same 0.3 s as a valid one (its fallback, the last valid
+// config, is read once per digest by lastValidConfig).
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProbotOctokit } from "probot";
@@ -53,6 +58,8 @@ export async function readSnapshotConfig(params: {
  * a cycle, at a few hundred kB each for 1,000 targets.
  */
 const parsed = new RecentMap<RepoConfig>(64);
+/** The errors of broken files that extend nothing, by file and text: a text fails the same way every time. */
+const refused = new RecentMap<ConfigError>(64);
 
 async function readOwn(params: {
   dir: string;
@@ -72,8 +79,16 @@ async function readOwn(params: {
     const digest = `${file}\u0000${shortHash(text, 64)}`;
     const known = parsed.get(digest);
     if (known) return { config: known, digest };
+    const broken = refused.get(digest);
+    if (broken) throw broken;
     if (!extendsAnother(text)) {
-      const config = deepFreeze(loadConfig(text, file));
+      let config: RepoConfig;
+      try {
+        config = deepFreeze(loadConfig(text, file));
+      } catch (error) {
+        if (error instanceof ConfigError) refused.set(digest, error);
+        throw error;
+      }
       parsed.set(digest, config);
       return { config, digest };
     }

@@ -69,4 +69,33 @@ describe("the last valid config", () => {
     await kept.set("acme/gitops", shop, "digest-of-shop");
     expect((await kept.get("acme/gitops"))?.targets[0]?.path).toBe("apps/shop");
   });
+
+  it("is read and parsed once per digest, shared frozen by every job that falls back to it", async () => {
+    const prefix = testPrefix();
+    const redis = createRedisConnection({ role: "producer", url: redisUrl(), name: "kept" });
+    connections.push(redis);
+    const kept = lastValidConfig({ redis, prefix });
+    const key = `${prefix}:config:acme/gitops`;
+    await kept.set("acme/gitops", loadConfig(text("apps/web"), ".github/undrift.yml"), "digest-of-web");
+
+    const configs: unknown[] = [];
+    const reads = await commandsDuring(redis, prefix, async () => {
+      for (let job = 0; job < 3; job++) configs.push(await kept.get("acme/gitops"));
+    });
+    // The first job reads the text (beside its digest, in one transaction); the others only the digest.
+    expect(reads).toEqual([
+      `get ${key}:digest`,
+      `get ${key}:digest`,
+      `get ${key}`,
+      `get ${key}:digest`,
+      `get ${key}:digest`,
+    ]);
+    expect(configs[1]).toBe(configs[0]);
+    expect(configs[2]).toBe(configs[0]);
+    expect(Object.isFrozen(configs[0])).toBe(true);
+
+    // A new config kept: the next read has its digest, so reads the new text.
+    await kept.set("acme/gitops", loadConfig(text("apps/shop"), ".github/undrift.yml"), "digest-of-shop");
+    expect((await kept.get("acme/gitops"))?.targets[0]?.path).toBe("apps/shop");
+  });
 });

@@ -51,4 +51,25 @@ describe("readSnapshotConfig", () => {
       expect(String((failed as Error).message)).toMatch(/^\.github\/undrift\.yml:6: .*mode/);
     }
   });
+
+  it("validates a broken text once: every later job of the cycle gets the same error, and the kept config stands in", async () => {
+    const broken = await tempRepo({ ".github/undrift.yml": `${config("apps/web")}    mode: sometimes\n` });
+    const first = await read(broken).catch((e: unknown) => e);
+    const second = await read(broken).catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(ConfigError);
+    // The same error, not one validated anew: at 1,000 targets a validation is 0.3 s of CPU in each job.
+    expect(second).toBe(first);
+    const kept = { targets: [{ name: "web", cluster: "prod", path: "apps/old", namespace: "web" }] } as never;
+    const fallback = await readSnapshotConfig({
+      dir: broken,
+      octokit: undefined as unknown as ProbotOctokit,
+      owner: "acme",
+      repo: "deploy",
+      sha: "0123456",
+      lastValid: async () => kept,
+    });
+    expect(fallback?.invalid).toBe(first);
+    expect(fallback?.config.targets[0]?.path).toBe("apps/old");
+    expect(Object.isFrozen(fallback?.config.targets[0])).toBe(true);
+  });
 });
