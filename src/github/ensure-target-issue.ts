@@ -25,6 +25,8 @@ export async function ensureTargetIssue(params: {
   /** The dashboard (report/app/dashboard-body.ts), between the sections and the report, already within its budget. */
   dashboard?: string;
   creator?: string;
+  /** The number of the target's tracking issue at its last scan (findTrackingIssue). */
+  known?: number;
 }): Promise<TrackingIssueResult> {
   const { report } = params;
   let drift: { title: string; body: string } | null = null;
@@ -57,5 +59,6 @@ export async function ensureTargetIssue(params: {
     drift,
     revision: report.revision,
     ...(params.creator ? { creator: params.creator } : {}),
+    ...(params.known !== undefined ? { known: params.known } : {}),
   });
 }

@@ -21,6 +21,8 @@ export interface EnsureTrackingIssueParams extends RepoRef {
    * the lookup stays one page, and nobody else's issue is taken for ours.
    */
   creator?: string;
+  /** The number the target's tracking issue had at its last scan: read directly once the list is past a page. */
+  known?: number;
   /** The comment posted before closing; a default names the target and revision. */
   closeComment?: string;
   /** The revision the scan saw, for the default closing comment. */

@@ -10,6 +10,7 @@ import type { GitHubClient } from "../github/github-client.ts";
 import { targetKey } from "../model/target-key.ts";
 import type { DriftReport } from "../model/types.ts";
 import { hasDrift } from "../report/summary-line.ts";
+import { trackingIssueNumbers } from "../state/tracking-issue-numbers.ts";
 import { issueDashboard } from "./dashboard/issue-dashboard.ts";
 import { firstSeenRevision } from "./first-seen-revision.ts";
 import type { ModeResult } from "./mode-result.ts";
@@ -51,6 +52,9 @@ export async function warnDrift(params: {
         revision: report.revision,
       })
     : report.revision;
+  const numbers = trackingIssueNumbers({ redis: queues.connection, prefix: queues.prefix });
+  const fullName = `${params.owner}/${params.repo}`;
+  const known = await numbers.get(fullName, target.name);
   const issue = await ensureTargetIssue({
     octokit: params.octokit,
     owner: params.owner,
@@ -62,7 +66,10 @@ export async function warnDrift(params: {
     ...(params.sections?.length ? { sections: params.sections } : {}),
     ...(drifting ? { dashboard: await issueDashboard({ ...params, deps }) } : {}),
     creator: await botLogin(deps.probot),
+    ...(known !== undefined ? { known } : {}),
   });
+  if (issue.number !== undefined && issue.number !== known && !issue.dryRun)
+    await numbers.set(fullName, target.name, issue.number);
   if (issue.action !== "unchanged") {
     result.done.push({
       event: EVENTS[issue.action],

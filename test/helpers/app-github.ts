@@ -293,7 +293,10 @@ export function fakeRepo(params: {
             const all = [...state.issues, ...state.pulls.map((pr) => pullAsIssue(pr, BOT))].filter(
               (issue) => !req.query.creator || issue.user.login === req.query.creator,
             );
-            return all.sort((a, b) => a.number - b.number);
+            // One page of `per_page` (GitHub's default 30), as GitHub pages it.
+            const perPage = Number(req.query.per_page ?? 30);
+            const page = Number(req.query.page ?? 1);
+            return all.sort((a, b) => a.number - b.number).slice((page - 1) * perPage, page * perPage);
           }),
         });
       }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
 import { readAudit } from "../../src/state/audit-log.ts";
-import { fakeRepo } from "../helpers/app-github.ts";
+import { BOT, fakeRepo } from "../helpers/app-github.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
 import { installationPayload } from "../helpers/app-payloads.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
@@ -153,5 +153,59 @@ describe("a warn-mode target", () => {
     });
     expect(firstScan).toBe(9);
     expect(jobs.every((job) => job.finishedOn && !job.failedReason)).toBe(true);
+  });
+
+  it("in a repository whose bot has opened more than a page of issues, finds the target's issue by its kept number", async () => {
+    s = scenario({ files: { "manifests/web.yaml": web }, target: { mode: "warn" } });
+    await s.applyGit();
+    await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=4"]);
+    const commit = await commitRepo(s.repoDir);
+    h = await openAppHarness({ clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } } });
+    const gh = fakeRepo({ github, head: commit });
+    // 100 closed tracking issues of other targets: one full page of the bot's issues, as at 100 targets or more.
+    for (let n = 1; n <= 100; n++) {
+      gh.state.issues.push({
+        id: 5000 + n,
+        number: n,
+        title: `undrift: other-${n} has drifted`,
+        body: `<!-- undrift:tracking target=other-${n} digest=0000000000000000 -->\nold`,
+        state: "closed",
+        labels: [],
+        html_url: `https://github.com/acme/gitops/issues/${n}`,
+        user: { login: BOT },
+      });
+    }
+
+    // 1. No issue yet: every page is read (two: the full first, the empty second), then the issue is opened.
+    gh.expectToken();
+    gh.expectConfig(readFileSync(join(s.repoDir, ".github/undrift.yml"), "utf8"));
+    gh.expectApp();
+    gh.expectHead();
+    gh.expectTarball();
+    gh.expectIssues({ list: 2, create: 1 });
+    gh.expectCheckRuns({ list: 1, create: 1 });
+    expect((await h.deliver("installation", installationPayload(gh, "created"))).status).toBe(200);
+    h.startWorkers(["test"]);
+    const [first] = await h.settled("test", 1);
+    expect(first?.returnvalue).toMatchObject({
+      actions: ["created issue #101", `created check run undrift/${s.target}`],
+    });
+
+    // 2. The same drift again: the first page, then issue #101 by its number; the second page is not read.
+    const mark = github.requests.length;
+    gh.expectHead();
+    gh.expectIssues({ list: 1, get: 1 });
+    gh.expectCheckRuns({ list: 1 });
+    await enqueueScan({ queues: h.redis.queues, job: { ...first!.data, reason: "schedule" } });
+    const jobs = await h.settled("test", 2);
+    expect(jobs.at(-1)?.returnvalue).toMatchObject({ summary: `${s.target}: 1 drifted`, actions: [] });
+    expect(github.requests.slice(mark).map((r) => [r.operationId, r.query.page ?? r.path])).toEqual([
+      ["repos/get", "/repos/acme/gitops"],
+      ["repos/get-branch", "/repos/acme/gitops/branches/main"],
+      ["issues/list-for-repo", "1"],
+      ["issues/get", "/repos/acme/gitops/issues/101"],
+      ["checks/list-for-ref", `/repos/acme/gitops/commits/${commit.sha}/check-runs`],
+    ]);
+    expect(gh.state.issues.filter((i) => i.state === "open")).toHaveLength(1);
   });
 });

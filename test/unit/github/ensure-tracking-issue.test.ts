@@ -192,6 +192,30 @@ describe("ensureTrackingIssue", () => {
     expect((await ensureTrackingIssue(params())).action).toBe("unchanged");
   });
 
+  it("reads the issue kept from the last scan by its number once the list is past a page, not every page", async () => {
+    const issue = await openedIssue();
+    // 1,000 targets have 1,000 tracking issues: 10 pages a scan. The second page is not declared, so reading it fails.
+    const filler = Array.from({ length: 100 }, (_, i) => issueReply({ number: 100 + i, body: "unrelated" }));
+    expectIssues(filler, 1);
+    github.expect({ method: "GET", path: `${repoPath}/issues/4`, reply: { body: issue } });
+    const result = await ensureTrackingIssue(params({ known: 4 }));
+    expect(result).toMatchObject({ action: "unchanged", number: 4 });
+  });
+
+  it("pages on when the kept number is no longer the target's issue (deleted, or another target's)", async () => {
+    const issue = await openedIssue();
+    const filler = Array.from({ length: 100 }, (_, i) => issueReply({ number: 100 + i, body: "unrelated" }));
+    expectIssues(filler, 1);
+    github.expect({ method: "GET", path: `${repoPath}/issues/77`, reply: { status: 410, body: { message: "gone" } } });
+    expectIssues([issue], 2);
+    expect(await ensureTrackingIssue(params({ known: 77 }))).toMatchObject({ action: "unchanged", number: 4 });
+
+    expectIssues(filler, 1);
+    github.expect({ method: "GET", path: `${repoPath}/issues/150`, reply: { body: filler[50] } });
+    expectIssues([issue], 2);
+    expect(await ensureTrackingIssue(params({ known: 150 }))).toMatchObject({ action: "unchanged", number: 4 });
+  });
+
   it("as a dry run, yields the records of the real run without writing", async () => {
     const issue = await openedIssue();
     const before = github.writes().length;
