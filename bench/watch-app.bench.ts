@@ -16,12 +16,18 @@
 // At each BENCH_RTT round trip (default 0 and 20 ms): the worker reaches the API server through a latency proxy;
 // kubectl, the person making the edit, does not.
 //
+// The worker runs under the memory limit the chart gives it (charts/undrift/values.yaml, worker.resources.limits),
+// in a cgroup of its own (bench/lib/memory-cgroup.ts), because Node sizes V8's heap from that limit:
+// BENCH_WATCH_APP_MEMORY_LIMIT=none runs it without one, as no pod does; where no cgroup can be made, the results
+// say so.
+//
 //   BENCH_WATCH_APP_TARGETS=1000 BENCH_WATCH_APP_OBJECTS=20 BENCH_WATCH_APP_EDITS=50 BENCH_RTT=0,20ms
+//   BENCH_WATCH_APP_MEMORY_LIMIT=512Mi
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
 import { KubeClient } from "../src/live/kube-client.ts";
 import { loadKubeconfig } from "../src/live/load-kubeconfig.ts";
 import { mapLimit } from "../src/live/map-limit.ts";
@@ -34,7 +40,16 @@ import { type LoggedRequest, useGitHubMock } from "../test/helpers/github-mock.t
 import { startGitHubRelay } from "../test/helpers/github-relay.ts";
 import { openTestRedis, waitFor } from "../test/helpers/redis.ts";
 import { percentile } from "./lib/measure.ts";
-import { closeTimedCluster, log, roundTrips, timedCluster, timestamp, writeResults } from "./lib/settings.ts";
+import { memoryCgroup, quantityBytes } from "./lib/memory-cgroup.ts";
+import {
+  closeTimedCluster,
+  log,
+  projectDir,
+  roundTrips,
+  timedCluster,
+  timestamp,
+  writeResults,
+} from "./lib/settings.ts";
 import { applyWatchObjects, type WatchTargets, watchTargets, writeWatchRepo } from "./lib/watch-targets.ts";
 import { closeWorkspace, openWorkspace } from "./lib/workspace.ts";
 
@@ -42,6 +57,13 @@ const targets = Number(process.env.BENCH_WATCH_APP_TARGETS ?? 1000);
 const perTarget = Number(process.env.BENCH_WATCH_APP_OBJECTS ?? 20);
 const edits = Math.min(targets, Number(process.env.BENCH_WATCH_APP_EDITS ?? 50));
 const CLUSTER = "bench";
+/** The chart's memory limit for a worker, unless BENCH_WATCH_APP_MEMORY_LIMIT says another (or `none`). */
+const chartLimit = (
+  parse(await readFile(join(projectDir, "charts/undrift/values.yaml"), "utf8")) as {
+    worker: { resources: { limits: { memory: string } } };
+  }
+).worker.resources.limits.memory;
+const memoryLimit = process.env.BENCH_WATCH_APP_MEMORY_LIMIT ?? chartLimit;
 
 const github = useGitHubMock();
 
@@ -87,6 +109,9 @@ it(`the app's worker on ${targets} targets × ${perTarget} ConfigMaps`, { timeou
   const dir = await mkdtemp(join(tmpdir(), "undrift-bench-watch-app-"));
   const workspace = openWorkspace(dir, admin);
   const runs: unknown[] = [];
+  const cgroup = memoryLimit === "none" ? undefined : await memoryCgroup(quantityBytes(memoryLimit));
+  const limitLabel = !cgroup ? "none" : "procs" in cgroup ? cgroup.label : `none: ${cgroup.unavailable}`;
+  log(`watch-app: the worker's memory limit: ${limitLabel}`);
   try {
     log(`watch-app: ${targets} targets × ${perTarget} ConfigMaps in ${w.namespace}`);
     await writeWatchRepo(w, join(dir, "repo"), CLUSTER);
@@ -95,7 +120,15 @@ it(`the app's worker on ${targets} targets × ${perTarget} ConfigMaps`, { timeou
 
     let checkRuns: FakeCheckRun[] | undefined;
     for (const rttMs of roundTrips) {
-      const run = await measure({ rttMs, dir, commit, w, checkRuns, admin });
+      const run = await measure({
+        rttMs,
+        dir,
+        commit,
+        w,
+        checkRuns,
+        admin,
+        ...(cgroup && "procs" in cgroup ? { cgroupProcs: cgroup.procs } : {}),
+      });
       const problems = await github.verify();
       expect(problems, problems.join("\n")).toEqual([]);
       runs.push(run.results);
@@ -106,8 +139,9 @@ it(`the app's worker on ${targets} targets × ${perTarget} ConfigMaps`, { timeou
   } finally {
     await closeWorkspace(workspace);
     await closeTimedCluster();
+    if (cgroup && "procs" in cgroup) await cgroup.remove();
   }
-  const results = { targets, objectsPerTarget: perTarget, runs };
+  const results = { targets, objectsPerTarget: perTarget, memoryLimit: limitLabel, runs };
   console.log(JSON.stringify(results, null, 2));
   writeResults({ name: "watch-app", stamp: timestamp(), results, table: "" });
 });
@@ -121,6 +155,8 @@ async function measure(params: {
   checkRuns: FakeCheckRun[] | undefined;
   /** Makes the 1% change (kubectl for each of hundreds of objects would time its own start-ups). */
   admin: KubeClient;
+  /** The worker's memory cgroup, entered before it starts. */
+  cgroupProcs?: string;
 }) {
   const { w, commit, admin } = params;
   const timed = await timedCluster(kubeconfigPath(), params.rttMs);
@@ -152,6 +188,7 @@ async function measure(params: {
       gitHubHost: relay.host,
       gitHubProtocol: "http",
       watchLeaseMs: 6_000,
+      ...(params.cgroupProcs ? { cgroupProcs: params.cgroupProcs } : {}),
     });
     const pid = child.child.pid ?? 0;
     const rss: Record<string, { rssMB: number; peakMB: number }> = { started: await rssOf(pid) };
@@ -181,7 +218,7 @@ async function measure(params: {
       const requests = github.requests.slice(mark);
       const result = { wallMs, failed, githubRequests: requests.length, byOperation: byOperation(requests) };
       log(
-        `watch-app ${timed.label}: ${name}: ${wallMs} ms, ${requests.length} GitHub requests ${JSON.stringify(result.byOperation)}`,
+        `watch-app ${timed.label}: ${name}: ${wallMs} ms, ${requests.length} GitHub requests ${JSON.stringify(result.byOperation)}; worker RSS ${JSON.stringify(rss[name])}`,
       );
       return result;
     };
@@ -233,6 +270,16 @@ async function measure(params: {
       latencies.push(patched.at - began);
     }
     latencies.sort((a, b) => a - b);
+    const detection = {
+      edits: latencies.length,
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      max: latencies.at(-1),
+    };
+    rss.detected = await rssOf(pid);
+    log(
+      `watch-app ${timed.label}: detection, kubectl patch → check run PATCH: ${JSON.stringify(detection)}; worker RSS ${JSON.stringify(rss.detected)}`,
+    );
 
     // 4. A change to 1% of the objects at once, one object in each of as many targets (the spread that costs the
     // most: every one a target newly drifted), none of them a target edited above. The watch events queue those
@@ -242,7 +289,14 @@ async function measure(params: {
       .filter((t) => !detected.has(t))
       .slice(0, Math.round((w.targets * w.perTarget) / 100));
     gh.expectHead(spread.length);
-    gh.expectIssues({ list: spread.length, create: spread.length });
+    // No changed target has an issue yet, so each scan reads every page of the bot's issues before it opens one:
+    // one while fewer than 100 exist, then two, then three (50 from detection, then these), by the order in which
+    // the scans run. The requests section of the results counts them.
+    gh.expectIssues({
+      list: spread.length,
+      listPages: Math.ceil((edits + spread.length) / 100) + 1,
+      create: spread.length,
+    });
     gh.expectCheckRuns({ list: spread.length });
     const spreadRuns = spread.map((t) => {
       const run = checkRunOf(gh.state.checkRuns, w, t);
@@ -279,15 +333,7 @@ async function measure(params: {
     };
     log(`watch-app ${timed.label}: 1% of the objects changed: ${JSON.stringify(change)}`);
     rss.end = await rssOf(pid);
-    const detection = {
-      edits: latencies.length,
-      p50: percentile(latencies, 50),
-      p95: percentile(latencies, 95),
-      max: latencies.at(-1),
-    };
-    log(
-      `watch-app ${timed.label}: detection, kubectl patch → check run PATCH: ${JSON.stringify(detection)}; RSS ${JSON.stringify(rss)}`,
-    );
+    log(`watch-app ${timed.label}: worker RSS ${JSON.stringify(rss)}`);
     const results = {
       rtt: timed.label,
       firstCycle: params.checkRuns ? "restarted worker, check runs current" : "installation, check runs created",

@@ -87,7 +87,15 @@ export interface FakeRepo {
   /** `update` is of the last check run created, or with `name` of the one of that name. */
   expectCheckRuns(counts: { list?: number; create?: number; update?: number; name?: string }): void;
   /** `get` reads one issue (GET /issues/{n}), as the dashboard does before it unticks boxes. */
-  expectIssues(counts: { list?: number; get?: number; create?: number; update?: number; comment?: number }): void;
+  /** `listPages`: each list may read up to that many pages (default 1), so `list` is the fewest lists, `list × listPages` the most. */
+  expectIssues(counts: {
+    list?: number;
+    listPages?: number;
+    get?: number;
+    create?: number;
+    update?: number;
+    comment?: number;
+  }): void;
   expectPulls(counts: PullCounts): void;
 }
 
@@ -288,7 +296,8 @@ export function fakeRepo(params: {
         github.expect({
           method: "GET",
           path: `${base}/issues`,
-          times: counts.list,
+          times: counts.list * (counts.listPages ?? 1),
+          atLeast: counts.list,
           reply: conditional((req) => {
             const all = [...state.issues, ...state.pulls.map((pr) => pullAsIssue(pr, BOT))].filter(
               (issue) => !req.query.creator || issue.user.login === req.query.creator,

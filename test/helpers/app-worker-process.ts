@@ -28,12 +28,23 @@ export async function startAppWorkerProcess(settings: {
   gitHubProtocol: "http" | "https";
   /** Watch the cluster as `undrift worker` does, under a lease of this many ms; ready once it holds the lease. */
   watchLeaseMs?: number;
+  /**
+   * A cgroup's `cgroup.procs` (bench/lib/memory-cgroup.ts): the child enters it before Node starts, so V8 sizes
+   * its heap from the cgroup's memory limit, as in a pod.
+   */
+  cgroupProcs?: string;
 }): Promise<AppWorkerProcess> {
   const privateKey = appPrivateKey();
   // The V8 flag undrift runs with (bin/undrift.js's shebang, the chart's command), so its memory is production's.
-  const child = spawn(process.execPath, ["--max-semi-space-size=4", script], {
+  const command = [process.execPath, "--max-semi-space-size=4", script];
+  // The shell enters the cgroup, then becomes Node (exec): the child's pid is Node's.
+  const [file, ...args] = settings.cgroupProcs
+    ? ["/bin/sh", "-c", 'echo $$ > "$UNDRIFT_CGROUP_PROCS" && exec "$@"', "sh", ...command]
+    : command;
+  const child = spawn(file!, args, {
     env: {
       ...process.env,
+      ...(settings.cgroupProcs ? { UNDRIFT_CGROUP_PROCS: settings.cgroupProcs } : {}),
       APP_ID: "4242",
       PRIVATE_KEY: privateKey,
       GHE_HOST: settings.gitHubHost,
