@@ -88,6 +88,9 @@ export async function findTrackingIssue(
         repo,
         issue_number,
       });
+      // A transferred issue answers 301, which fetch follows: the issue then lives in another repository.
+      const home = `/repos/${owner}/${repo}`.toLowerCase();
+      if (data.repository_url && !data.repository_url.toLowerCase().endsWith(home)) return undefined;
       return data;
     } catch (error) {
       const status = statusOf(error);

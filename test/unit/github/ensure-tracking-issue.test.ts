@@ -214,6 +214,13 @@ describe("ensureTrackingIssue", () => {
     github.expect({ method: "GET", path: `${repoPath}/issues/150`, reply: { body: filler[50] } });
     expectIssues([issue], 2);
     expect(await ensureTrackingIssue(params({ known: 150 }))).toMatchObject({ action: "unchanged", number: 4 });
+
+    // Transferred: GitHub's 301 is followed to the issue in its new repository, which is not this target's.
+    const moved = { ...issue, repository_url: "https://api.github.com/repos/acme/elsewhere" };
+    expectIssues(filler, 1);
+    github.expect({ method: "GET", path: `${repoPath}/issues/4`, reply: { body: moved } });
+    expectIssues([issue], 2);
+    expect(await ensureTrackingIssue(params({ known: 4 }))).toMatchObject({ action: "unchanged", number: 4 });
   });
 
   it("as a dry run, yields the records of the real run without writing", async () => {
