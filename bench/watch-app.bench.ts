@@ -320,7 +320,8 @@ async function measure(params: {
           .filter((r) => r.method === "PATCH" && ids.has(r.path.slice(r.path.lastIndexOf("/check-runs/"))));
         return patches.length === spread.length ? patches.at(-1) : undefined;
       },
-      (spread.length * 3 + 120) * 1000,
+      // Two writes a second apart, and each new issue's lookup of every page of the bot's issues: 3 s a target at 1,000.
+      (spread.length * 5 + 120) * 1000,
     );
     for (const run of spreadRuns) expect(run.conclusion, run.name).toBe("failure");
     while ((await left()) > 0) await new Promise((wake) => setTimeout(wake, 250));
