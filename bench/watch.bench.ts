@@ -12,13 +12,18 @@
 // when it starts; the LIST path's sessions are gone by then). GitHub is not part of it: bench/watch-app.bench.ts
 // runs the app's worker, GitHub requests and the check run included.
 //
+// The sizes: each BENCH_SIZES object count (the sizes users have: 10, 100, 1,000, 5,000), as targets of at most K
+// objects (10 is one target of 10, 5,000 is 250 of 20), then the issue's T × K (BENCH_WATCH_TARGETS=0 leaves it
+// out); each at every BENCH_RTT round trip, the scans' clients (the sessions and the cache) reaching the API
+// server through the latency proxy, the edits and the metrics not.
+//
 // The LIST path costs the same per scan whatever the number of targets (every scan LISTs every served kind by
 // its own selector), and at 1,000 targets a cycle of it takes the better part of an hour on 2 cores:
 // BENCH_WATCH_LIST_TARGETS scans only the first L targets on it, and its per-cycle figures are those of L
 // scans times T/L, marked as scaled in the results; BENCH_WATCH_LIST_TARGETS=0 skips the LIST path.
 //
-//   BENCH_WATCH_TARGETS=1000 BENCH_WATCH_OBJECTS=20 BENCH_WATCH_EDITS=50 BENCH_WATCH_CONCURRENCY=4
-//   BENCH_WATCH_LIST_TARGETS=100
+//   BENCH_SIZES=10,100,1000,5000 BENCH_WATCH_TARGETS=1000 BENCH_WATCH_OBJECTS=20 BENCH_WATCH_EDITS=50
+//   BENCH_WATCH_CONCURRENCY=4 BENCH_WATCH_LIST_TARGETS=100 BENCH_RTT=0,20ms
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,21 +40,26 @@ import { runScan } from "../src/stages/scan/scan-target.ts";
 import { readSnapshotConfig } from "../src/worker/read-snapshot-config.ts";
 import { scrapeRequestsByVerb } from "./lib/kube.ts";
 import { percentile } from "./lib/measure.ts";
-import { clusterKubeconfig, log, timestamp, writeResults } from "./lib/settings.ts";
-import { applyWatchObjects, watchTargets, writeWatchRepo } from "./lib/watch-targets.ts";
+import { fmtInt } from "./lib/report.ts";
+import { clusterKubeconfig, log, roundTrips, sizes, timedCluster, timestamp, writeResults } from "./lib/settings.ts";
+import { applyWatchObjects, type WatchTargets, watchTargets, writeWatchRepo } from "./lib/watch-targets.ts";
 import { closeWorkspace, openWorkspace } from "./lib/workspace.ts";
 
-const targets = Number(process.env.BENCH_WATCH_TARGETS ?? 1000);
-const perTarget = Number(process.env.BENCH_WATCH_OBJECTS ?? 20);
+const issueTargets = Number(process.env.BENCH_WATCH_TARGETS ?? 1000);
+const perTargetMax = Number(process.env.BENCH_WATCH_OBJECTS ?? 20);
 const edits = Number(process.env.BENCH_WATCH_EDITS ?? 50);
 const concurrency = Number(process.env.BENCH_WATCH_CONCURRENCY ?? 4);
-const listTargets = Math.min(targets, Number(process.env.BENCH_WATCH_LIST_TARGETS ?? targets));
+const listLimit = Number(process.env.BENCH_WATCH_LIST_TARGETS ?? Number.POSITIVE_INFINITY);
+
+/** The sizes, smallest first: each BENCH_SIZES count as targets of at most K objects, then the issue's T × K. */
+const cases = [
+  ...sizes.map((n) => ({ targets: Math.ceil(n / Math.min(perTargetMax, n)), perTarget: Math.min(perTargetMax, n) })),
+  ...(issueTargets > 0 ? [{ targets: issueTargets, perTarget: perTargetMax }] : []),
+].filter((c, i, all) => all.findIndex((d) => d.targets * d.perTarget === c.targets * c.perTarget) === i);
 
 const kubeconfig = await clusterKubeconfig();
 const kc = loadKubeconfig({ kubeconfig });
 const admin = new KubeClient(kc);
-const w = watchTargets({ targets, perTarget, prefix: "bench-watch" });
-const { namespace, targetName, cmName, all } = w;
 
 // Bytes per tracked object: the heap after a full collection once the watches hold every object, less the heap
 // after one before the watch path began (the repository, its config and the objects' names were held by then).
@@ -71,18 +81,29 @@ const sampler = setInterval(() => {
   watchPeakRss = Math.max(watchPeakRss, rss);
 }, 100);
 
-const dir = await mkdtemp(join(tmpdir(), "undrift-bench-watch-"));
-// Ctrl-C too removes the namespace and its 20,000 ConfigMaps (bench/lib/workspace.ts's one handler).
-const workspace = openWorkspace(dir, admin);
-try {
-  // 1. The repository (one plain target per folder) and its objects, applied as an applier would.
-  log(`watch: ${targets} targets × ${perTarget} ConfigMaps in ${namespace}`);
-  await writeWatchRepo(w, dir, "bench");
+/** Sets LOG_LEVEL of ConfigMap (t, i), as an outside client would; `edited` remembers it, to set back. */
+const setLogLevel = (w: WatchTargets, edited: Set<string>, [t, i]: [number, number], value: string) => {
+  if (value !== "info") edited.add(`${t},${i}`);
+  return admin.send({
+    method: "PATCH",
+    path: `/api/v1/namespaces/${w.namespace}/configmaps/${w.cmName(t, i)}`,
+    contentType: "application/merge-patch+json",
+    body: { data: { LOG_LEVEL: value } },
+  });
+};
+
+/** Both paths on the objects of `w`, every scan's client at `rttMs` round trip; the objects are left as found. */
+async function measure(w: WatchTargets, dir: string, rttMs: number) {
+  const { targetName, cmName, all, targets } = w;
+  const timed = await timedCluster(kubeconfig, rttMs);
+  const scanKc = loadKubeconfig({ kubeconfig: timed.kubeconfig });
+  const at = `${fmtInt(all.length)} objects, ${timed.label}`;
+  const listTargets = Math.min(targets, listLimit);
+  const edited = new Set<string>();
   // Read once and handed to every scan, with the revision, as the app's worker hands a job's scan the config of
   // the snapshot and its commit: a scan per target that reads the 1,000-target config again and starts git to
   // name the revision (the CLI's way, for one run) cost more per scan than the watch path's whole scan here.
   const scanned = { config: await readRepoConfig(dir), revision: "bench" };
-  await applyWatchObjects(w, admin, workspace);
 
   const scanAll = async (session: () => ClusterSession, count: number) => {
     let requests = 0;
@@ -98,7 +119,7 @@ try {
           ...scanned,
           repoDir: dir,
           targetName: targetName(t),
-          kubeConfig: kc,
+          kubeConfig: scanKc,
           session: s,
         });
         requests += s.client.requests - before;
@@ -117,7 +138,7 @@ try {
         .filter(([, n]) => n > 0),
     );
     log(
-      `watch: ${name}: ${result.wallMs} ms, ${result.requests} requests by this process, apiserver ${JSON.stringify(byVerb)}`,
+      `watch (${at}): ${name}: ${result.wallMs} ms, ${result.requests} requests by this process, apiserver ${JSON.stringify(byVerb)}`,
     );
     if (count === targets) return { ...result, scanned: count, apiserver: byVerb };
     // Scaled to a cycle of every target: the sample's cost times targets / count.
@@ -131,70 +152,66 @@ try {
       apiserver: Object.fromEntries(Object.entries(byVerb).map(([verb, n]) => [verb, scale(n)])),
     };
   };
-  const changeOnePercent = async (value: string) => {
-    const count = Math.max(1, Math.round(all.length / 100));
-    await mapLimit(
-      all.slice(0, count * 97).filter((_, n) => n % 97 === 0),
-      8,
-      ([t, i]) =>
-        admin.send({
-          method: "PATCH",
-          path: `/api/v1/namespaces/${namespace}/configmaps/${cmName(t!, i!)}`,
-          contentType: "application/merge-patch+json",
-          body: { data: { LOG_LEVEL: value } },
-        }),
+  /** Sets every object edited so far back to Git's value. */
+  const undo = async () => {
+    await mapLimit([...edited], 8, (key) =>
+      setLogLevel(w, edited, key.split(",").map(Number) as [number, number], "info"),
     );
+    edited.clear();
+  };
+  /** 1% of the objects (at least one), spread: every 97th; `from` shifts which, so each change is new drift. */
+  const changeOnePercent = async (value: string, from: number) => {
+    const count = Math.max(1, Math.round(all.length / 100));
+    const picked = Array.from({ length: count }, (_, n) => all[(from + n * 97) % all.length]!);
+    await mapLimit(picked, 8, (object) => setLogLevel(w, edited, object, value));
     return count;
   };
 
-  // 2. The LIST path: a session per scan, as scans spread over the schedule get.
-  const listSession = () => new ClusterSession(kc, { shareLists: true });
+  // 1. The LIST path: a session per scan, as scans spread over the schedule get.
+  const listSession = () => new ClusterSession(scanKc, { shareLists: true });
   const list =
     listTargets === 0
       ? undefined
       : {
           idle: await cycle(`LIST path, idle cycle (${listTargets} targets)`, listSession, listTargets),
-          afterChange: await changeOnePercent("debug").then((changed) =>
+          afterChange: await changeOnePercent("debug", 0).then((changed) =>
             cycle(`LIST path, cycle after ${changed} changes (${listTargets} targets)`, listSession, listTargets),
           ),
         };
+  // The watch path starts from the same state: the LIST path's change undone.
+  await undo();
 
-  // 3. The watch path: one cache; a first cycle fills it, then an idle one and one after a change.
+  // 2. The watch path: one cache; a first cycle fills it, then an idle one and one after a change.
   const heapBefore = settledHeap();
   const watchRssBefore = process.memoryUsage().rss;
   watchPeakRss = watchRssBefore;
   let onEvent: ((name: string) => void) | undefined;
-  const cache = new WatchCache({ kubeConfig: kc, onChange: ({ object }) => onEvent?.(object.metadata.name) });
-  const watchSession = () => new ClusterSession(kc, { shareLists: true, watches: cache });
+  const cache = new WatchCache({ kubeConfig: scanKc, onChange: ({ object }) => onEvent?.(object.metadata.name) });
+  const watchSession = () => new ClusterSession(scanKc, { shareLists: true, watches: cache });
   const warm = await cycle("watch path, first cycle (the watches' LISTs)", watchSession);
   const held = cache.stats();
   // The sessions of the cycle are gone; what stays is the cache (its objects, and the dry-run answers it keeps).
   const heapWithCache = settledHeap();
   const watchIdle = await cycle("watch path, idle cycle", watchSession);
-  const changed = await changeOnePercent("warn");
+  const changed = await changeOnePercent("warn", 1);
   const watchChanged = await cycle(`watch path, cycle after ${changed} changes`, watchSession);
 
-  // 4. Detection latency on the watch path: a PATCH, its event, and a scan of its target that reports it.
+  // 3. Detection latency on the watch path: a PATCH, its event, and a scan of its target that reports it.
   const latencies: number[] = [];
   for (let e = 0; e < edits; e++) {
     const t = (e * 7) % targets;
-    const name = cmName(t, e % perTarget);
+    const name = cmName(t, e % w.perTarget);
     const heard = new Promise<void>((resolve) => {
       onEvent = (n) => n === name && resolve();
     });
     const started = performance.now();
-    await admin.send({
-      method: "PATCH",
-      path: `/api/v1/namespaces/${namespace}/configmaps/${name}`,
-      contentType: "application/merge-patch+json",
-      body: { data: { LOG_LEVEL: `edit-${e}` } },
-    });
+    await setLogLevel(w, edited, [t, e % w.perTarget], `edit-${e}`);
     await heard;
     const { report } = await runScan({
       ...scanned,
       repoDir: dir,
       targetName: targetName(t),
-      kubeConfig: kc,
+      kubeConfig: scanKc,
       session: watchSession(),
     });
     if (!report.resources.some((r) => r.name === name && r.status === "drifted"))
@@ -208,12 +225,14 @@ try {
   const watchRss = { beforeMB: Math.round(watchRssBefore / 2 ** 20), peakMB: Math.round(watchPeakRss / 2 ** 20) };
   const heapHeld = heapWithCache - heapBefore;
   log(
-    `watch: ${held.objects} objects held in ${held.watches} watches, ${answersKept} dry-run answers: ` +
+    `watch (${at}): ${held.objects} objects held in ${held.watches} watches, ${answersKept} dry-run answers: ` +
       `heap ${Math.round(heapHeld / 2 ** 20)} MB, ${Math.round(heapHeld / Math.max(1, held.objects))} bytes per object; ` +
       `RSS ${watchRss.beforeMB} MB before the watch path, ${watchRss.peakMB} MB at its peak`,
   );
+  // The next round trip starts from Git's state again.
+  await undo();
 
-  // 5. The app's worker reads each job's config from the job's snapshot (readSnapshotConfig), which the scans
+  // 4. The app's worker reads each job's config from the job's snapshot (readSnapshotConfig), which the scans
   // above were handed: a cycle's T reads of the same T-target file, parsed once and shared frozen, beside
   // what T parses of it cost (L of them timed, times T/L, as the LIST path is).
   const readConfig = () =>
@@ -230,14 +249,16 @@ try {
   const configReadsMs = Math.round(performance.now() - began);
   const text = await readFile(join(dir, ".github/undrift.yml"), "utf8");
   began = performance.now();
-  const parses = listTargets || Math.min(targets, 50);
+  const parses = Math.min(targets, listTargets || 50);
   for (let t = 0; t < parses; t++) loadConfig(text);
   const configParsesMs = Math.round(((performance.now() - began) * targets) / parses);
-  log(`watch: the config read by ${targets} jobs: ${configReadsMs} ms; parsed by each: ${configParsesMs} ms`);
+  log(`watch (${at}): the config read by ${targets} jobs: ${configReadsMs} ms; parsed by each: ${configParsesMs} ms`);
 
-  const results = {
+  return {
+    objects: all.length,
     targets,
-    objectsPerTarget: perTarget,
+    objectsPerTarget: w.perTarget,
+    rtt: timed.label,
     ...(list ? { list } : {}),
     watch: {
       first: warm,
@@ -252,11 +273,59 @@ try {
       rss: watchRss,
     },
     configPerCycle: { readsMs: configReadsMs, parsedByEachMs: configParsesMs, scaledFrom: parses },
-    peakRssMB: Math.round(peakRss / 2 ** 20),
   };
-  console.log(JSON.stringify(results, null, 2));
-  writeResults({ name: "watch", stamp: timestamp(), results, table: "" });
+}
+
+type Measured = Awaited<ReturnType<typeof measure>>;
+
+/** One row per size and round trip: the LIST path's figures beside the watch path's. */
+function table(rows: Measured[]): string {
+  const verbs = (counts: Record<string, number> | undefined) =>
+    `${fmtInt(counts?.LIST ?? 0)} / ${fmtInt(counts?.GET ?? 0)}`;
+  const seconds = (ms: number | undefined) => (ms === undefined ? "–" : `${(ms / 1000).toFixed(1)} s`);
+  const lines = [
+    "| objects (targets × each) | round trip | LIST / GET idle: LIST path, watch path | idle cycle: LIST path, watch path | after 1%: LIST path, watch path | detection p50 / p95 (watch) | heap the cache holds |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  for (const r of rows) {
+    const scaled = r.list?.idle.scaledTo ? ` (${r.list.idle.scanned} scanned, scaled)` : "";
+    lines.push(
+      `| ${fmtInt(r.objects)} (${fmtInt(r.targets)} × ${r.objectsPerTarget}) | ${r.rtt} | ` +
+        `${r.list ? verbs(r.list.idle.apiserver) : "–"}${scaled}, ${verbs(r.watch.idle.apiserver)} | ` +
+        `${seconds(r.list?.idle.wallMs)}, ${seconds(r.watch.idle.wallMs)} | ` +
+        `${seconds(r.list?.afterChange.wallMs)}, ${seconds(r.watch.afterChange.wallMs)} | ` +
+        `${Math.round(r.watch.detectionMs.p50)} / ${Math.round(r.watch.detectionMs.p95)} ms | ` +
+        // The heap, not bytes per object: at 10 objects the watches' own state (about 4 MB) is all of it. Not RSS:
+        // the sizes run in one process, each after the others' garbage (bench/watch-app.bench.ts has the worker's).
+        `${(r.watch.heapHeldBytes / 2 ** 20).toFixed(1)} MB |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+const rows: Measured[] = [];
+try {
+  for (const size of cases) {
+    const w = watchTargets({ ...size, prefix: "bench-watch" });
+    const dir = await mkdtemp(join(tmpdir(), "undrift-bench-watch-"));
+    // Ctrl-C too removes the namespace and its ConfigMaps (bench/lib/workspace.ts's one handler). Each size's
+    // objects are gone before the next size's are made: the watches select by the tracking label's key.
+    const workspace = openWorkspace(dir, admin);
+    try {
+      // The repository (one plain target per folder) and its objects, applied as an applier would.
+      log(`watch: ${w.targets} targets × ${w.perTarget} ConfigMaps in ${w.namespace}`);
+      await writeWatchRepo(w, dir, "bench");
+      await applyWatchObjects(w, admin, workspace);
+      for (const rttMs of roundTrips) rows.push(await measure(w, dir, rttMs));
+    } finally {
+      await closeWorkspace(workspace);
+    }
+  }
 } finally {
   clearInterval(sampler);
-  await closeWorkspace(workspace);
 }
+const results = { sizes: rows, peakRssMB: Math.round(peakRss / 2 ** 20) };
+const summary = table(rows);
+console.log(JSON.stringify(results, null, 2));
+console.log(summary);
+writeResults({ name: "watch", stamp: timestamp(), results, table: summary });
