@@ -50,7 +50,13 @@ import {
   timestamp,
   writeResults,
 } from "./lib/settings.ts";
-import { applyWatchObjects, type WatchTargets, watchTargets, writeWatchRepo } from "./lib/watch-targets.ts";
+import {
+  applyWatchObjects,
+  setLogLevel,
+  type WatchTargets,
+  watchTargets,
+  writeWatchRepo,
+} from "./lib/watch-targets.ts";
 import { closeWorkspace, openWorkspace } from "./lib/workspace.ts";
 
 const targets = Number(process.env.BENCH_WATCH_APP_TARGETS ?? 1000);
@@ -72,16 +78,6 @@ async function rssOf(pid: number): Promise<{ rssMB: number; peakMB: number }> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
   return { rssMB: Math.round(kb("VmRSS") / 1024), peakMB: Math.round(kb("VmHWM") / 1024) };
-}
-
-/** Sets the LOG_LEVEL of target t's ConfigMap i, as an outside client would. */
-async function setLogLevel(admin: KubeClient, w: WatchTargets, t: number, i: number, level: string): Promise<void> {
-  await admin.send({
-    method: "PATCH",
-    path: `/api/v1/namespaces/${w.namespace}/configmaps/${w.cmName(t, i)}`,
-    contentType: "application/merge-patch+json",
-    body: { data: { LOG_LEVEL: level } },
-  });
 }
 
 /** Target t's check run in the mock's state, which every cycle after the first finds. */
@@ -320,7 +316,7 @@ async function measure(params: {
           .filter((r) => r.method === "PATCH" && ids.has(r.path.slice(r.path.lastIndexOf("/check-runs/"))));
         return patches.length === spread.length ? patches.at(-1) : undefined;
       },
-      // Two writes a second apart, and each new issue's lookup of every page of the bot's issues: 3 s a target at 1,000.
+      // Each target opens an issue, which Probot's throttling spaces 3 s apart (it notifies people): 600 s at 1,000.
       (spread.length * 5 + 120) * 1000,
     );
     for (const run of spreadRuns) expect(run.conclusion, run.name).toBe("failure");

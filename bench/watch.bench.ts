@@ -42,7 +42,13 @@ import { scrapeRequestsByVerb } from "./lib/kube.ts";
 import { percentile } from "./lib/measure.ts";
 import { fmtInt } from "./lib/report.ts";
 import { clusterKubeconfig, log, roundTrips, sizes, timedCluster, timestamp, writeResults } from "./lib/settings.ts";
-import { applyWatchObjects, type WatchTargets, watchTargets, writeWatchRepo } from "./lib/watch-targets.ts";
+import {
+  applyWatchObjects,
+  setLogLevel,
+  type WatchTargets,
+  watchTargets,
+  writeWatchRepo,
+} from "./lib/watch-targets.ts";
 import { closeWorkspace, openWorkspace } from "./lib/workspace.ts";
 
 const issueTargets = Number(process.env.BENCH_WATCH_TARGETS ?? 1000);
@@ -81,15 +87,10 @@ const sampler = setInterval(() => {
   watchPeakRss = Math.max(watchPeakRss, rss);
 }, 100);
 
-/** Sets LOG_LEVEL of ConfigMap (t, i), as an outside client would; `edited` remembers it, to set back. */
-const setLogLevel = (w: WatchTargets, edited: Set<string>, [t, i]: [number, number], value: string) => {
+/** setLogLevel, remembering in `edited` what is no longer Git's value, to set it back. */
+const edit = (w: WatchTargets, edited: Set<string>, [t, i]: [number, number], value: string) => {
   if (value !== "info") edited.add(`${t},${i}`);
-  return admin.send({
-    method: "PATCH",
-    path: `/api/v1/namespaces/${w.namespace}/configmaps/${w.cmName(t, i)}`,
-    contentType: "application/merge-patch+json",
-    body: { data: { LOG_LEVEL: value } },
-  });
+  return setLogLevel(admin, w, t, i, value);
 };
 
 /** Both paths on the objects of `w`, every scan's client at `rttMs` round trip; the objects are left as found. */
@@ -154,16 +155,14 @@ async function measure(w: WatchTargets, dir: string, rttMs: number) {
   };
   /** Sets every object edited so far back to Git's value. */
   const undo = async () => {
-    await mapLimit([...edited], 8, (key) =>
-      setLogLevel(w, edited, key.split(",").map(Number) as [number, number], "info"),
-    );
+    await mapLimit([...edited], 8, (key) => edit(w, edited, key.split(",").map(Number) as [number, number], "info"));
     edited.clear();
   };
   /** 1% of the objects (at least one), spread: every 97th; `from` shifts which, so each change is new drift. */
   const changeOnePercent = async (value: string, from: number) => {
     const count = Math.max(1, Math.round(all.length / 100));
     const picked = Array.from({ length: count }, (_, n) => all[(from + n * 97) % all.length]!);
-    await mapLimit(picked, 8, (object) => setLogLevel(w, edited, object, value));
+    await mapLimit(picked, 8, (object) => edit(w, edited, object, value));
     return count;
   };
 
@@ -205,7 +204,7 @@ async function measure(w: WatchTargets, dir: string, rttMs: number) {
       onEvent = (n) => n === name && resolve();
     });
     const started = performance.now();
-    await setLogLevel(w, edited, [t, e % w.perTarget], `edit-${e}`);
+    await edit(w, edited, [t, e % w.perTarget], `edit-${e}`);
     await heard;
     const { report } = await runScan({
       ...scanned,

@@ -80,3 +80,19 @@ export async function applyWatchObjects(w: WatchTargets, admin: KubeClient, work
     }),
   );
 }
+
+/** Sets the LOG_LEVEL of target t's ConfigMap i, as an outside client would. */
+export async function setLogLevel(
+  admin: KubeClient,
+  w: WatchTargets,
+  t: number,
+  i: number,
+  level: string,
+): Promise<void> {
+  await admin.send({
+    method: "PATCH",
+    path: `/api/v1/namespaces/${w.namespace}/configmaps/${w.cmName(t, i)}`,
+    contentType: "application/merge-patch+json",
+    body: { data: { LOG_LEVEL: level } },
+  });
+}

@@ -37,6 +37,7 @@ export async function warnDrift(params: {
 }): Promise<ModeResult> {
   const { deps, report, target } = params;
   const { queues } = deps;
+  const fullName = `${params.owner}/${params.repo}`;
   const drifting = hasDrift(report);
   const result: ModeResult = { done: [], lines: [] };
   if (!drifting && report.problems.length > 0) {
@@ -47,13 +48,12 @@ export async function warnDrift(params: {
   const shownRevision = drifting
     ? await firstSeenRevision({
         redis: queues.connection,
-        key: `${queues.prefix}:drift-seen:${targetKey(`${params.owner}/${params.repo}`, target.name)}`,
+        key: `${queues.prefix}:drift-seen:${targetKey(fullName, target.name)}`,
         fingerprint: report.fingerprint,
         revision: report.revision,
       })
     : report.revision;
   const numbers = trackingIssueNumbers({ redis: queues.connection, prefix: queues.prefix });
-  const fullName = `${params.owner}/${params.repo}`;
   const known = await numbers.get(fullName, target.name);
   const issue = await ensureTargetIssue({
     octokit: params.octokit,
@@ -68,8 +68,7 @@ export async function warnDrift(params: {
     creator: await botLogin(deps.probot),
     ...(known !== undefined ? { known } : {}),
   });
-  if (issue.number !== undefined && issue.number !== known && !issue.dryRun)
-    await numbers.set(fullName, target.name, issue.number);
+  if (issue.number !== undefined && issue.number !== known) await numbers.set(fullName, target.name, issue.number);
   if (issue.action !== "unchanged") {
     result.done.push({
       event: EVENTS[issue.action],

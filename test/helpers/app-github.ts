@@ -86,8 +86,11 @@ export interface FakeRepo {
   expectTarball(commit?: RepoCommit): void;
   /** `update` is of the last check run created, or with `name` of the one of that name. */
   expectCheckRuns(counts: { list?: number; create?: number; update?: number; name?: string }): void;
-  /** `get` reads one issue (GET /issues/{n}), as the dashboard does before it unticks boxes. */
-  /** `listPages`: each list may read up to that many pages (default 1), so `list` is the fewest lists, `list × listPages` the most. */
+  /**
+   * `get` reads one issue (GET /issues/{n}), as the dashboard does before it unticks boxes, and a tracking issue's
+   * lookup by its kept number. `listPages`: each list may read up to that many pages (default 1), so `list` is the
+   * fewest lists, `list × listPages` the most.
+   */
   expectIssues(counts: {
     list?: number;
     listPages?: number;
