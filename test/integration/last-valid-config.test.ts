@@ -24,6 +24,14 @@ async function commandsDuring(redis: Redis, prefix: string, run: () => Promise<v
   connections.push(base);
   const monitor = await base.monitor();
   const seen: string[] = [];
+  // Once disconnect() takes the connection out of monitoring, the lines still in flight (other test files'
+  // BullMQ scripts on the same Redis) reach ioredis as replies to no command, and it emits "Command queue state
+  // error". Those come after the run's commands were all seen; an error before that fails the run.
+  let closing = false;
+  const failures: Error[] = [];
+  monitor.on("error", (error: Error) => {
+    if (!closing) failures.push(error);
+  });
   const end = `${prefix}:config:end-of-run`;
   const ended = new Promise<void>((done) => {
     monitor.on("monitor", (_time: string, args: string[]) => {
@@ -35,7 +43,9 @@ async function commandsDuring(redis: Redis, prefix: string, run: () => Promise<v
   // MONITOR's lines come on their own connection: one more command, seen there, follows the run's.
   await redis.get(end);
   await ended;
+  closing = true;
   monitor.disconnect();
+  if (failures.length > 0) throw failures[0];
   return seen;
 }
 
