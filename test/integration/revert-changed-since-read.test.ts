@@ -9,15 +9,20 @@
 // Before, the status write was refused too: under load, reverts of Deployments
 // in the suite failed with "changed since the scan". So was the Deployment
 // controller's bump of its revision annotation, which follows a `kubectl set
-// image` by a moment: a revert right after one failed so in CI.
+// image` by a moment: a revert right after one failed so in CI. And a
+// rollout's controller writes its status several times a second for as long
+// as pods take to become ready: three tries lost in a row to such writes once
+// failed a full CI run, so the tries back off and go on for seconds.
 import { afterEach, describe, expect, it } from "vitest";
 import { loadJq } from "../../src/drift/jq.ts";
 import { discover } from "../../src/live/discovery.ts";
 import { getObject } from "../../src/live/get-object.ts";
+import { KubeClient, type KubeRequest } from "../../src/live/kube-client.ts";
+import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
 import type { KubeObject } from "../../src/model/types.ts";
 import { applyStage } from "../../src/plan/revert/apply-stage.ts";
-import { applyDesired } from "../../src/remediate/revert/apply-desired.ts";
-import { client, kubectl, uniqueName } from "../helpers/cluster.ts";
+import { applyDesired, takeoverTries } from "../../src/remediate/revert/apply-desired.ts";
+import { client, contexts, kubeconfigPath, kubectl, uniqueName } from "../helpers/cluster.ts";
 
 const namespaces: string[] = [];
 afterEach(async () => {
@@ -68,11 +73,11 @@ async function handAnnotated(): Promise<{ namespace: string; read: KubeObject }>
   return { namespace, read: read! };
 }
 
-async function revertFrom(namespace: string, read: KubeObject) {
+async function revertFrom(namespace: string, read: KubeObject, through: KubeClient = client()) {
   const index = await discover(client());
   const object = desired(namespace);
   return applyDesired({
-    client: client(),
+    client: through,
     resource: index.find("apps/v1", "Deployment")!,
     planned: {
       desired: { object, source: { file: "web.yaml", document: 0 } },
@@ -89,6 +94,33 @@ async function revertFrom(namespace: string, read: KubeObject) {
     ignoreRules: [],
     jq: await loadJq(),
   });
+}
+
+/**
+ * The admin's client, but each of the first `writes` takeover patches (the managedFields rewrite) is preceded by a
+ * status write to the object, as a rollout's controller makes them: each try loses to a write since its read.
+ */
+class StatusWrittenFirst extends KubeClient {
+  written = 0;
+  readonly writes: number;
+  constructor(writes: number) {
+    super(loadKubeconfig({ kubeconfig: kubeconfigPath(), context: contexts.admin }));
+    this.writes = writes;
+  }
+  override async send<T = unknown>(req: KubeRequest): Promise<T> {
+    const body = req.body as { metadata?: { managedFields?: unknown } } | undefined;
+    if (req.method === "PATCH" && body?.metadata?.managedFields && this.written < this.writes) {
+      this.written++;
+      await super.send({
+        method: "PATCH",
+        path: `${req.path}/status`,
+        query: { fieldManager: "kube-controller-manager" },
+        body: { status: { collisionCount: this.written } },
+        contentType: "application/merge-patch+json",
+      });
+    }
+    return super.send<T>(req);
+  }
 }
 
 const annotations = async (namespace: string) =>
@@ -133,6 +165,29 @@ describe("a revert whose object was written after its read", () => {
     const after = await annotations(namespace);
     expect(after.oncall).toBeUndefined();
     expect(after["config-syncer.example.com/observed"]).toBe("7");
+  });
+
+  it("goes on through more status writes than three tries, each landing between a read and the takeover", async () => {
+    const { namespace, read } = await handAnnotated();
+    const rollout = new StatusWrittenFirst(5);
+
+    const { record } = await revertFrom(namespace, read, rollout);
+    expect(rollout.written).toBe(5);
+    expect(record).toMatchObject({ action: "configured", takenFrom: ["kubectl-annotate"] });
+    expect((await annotations(namespace)).oncall).toBeUndefined();
+  });
+
+  it("gives up on an object its controllers never stop writing, says so, and applies nothing", async () => {
+    const { namespace, read } = await handAnnotated();
+    const rollout = new StatusWrittenFirst(Number.POSITIVE_INFINITY);
+
+    const { record } = await revertFrom(namespace, read, rollout);
+    expect(rollout.written).toBe(takeoverTries);
+    expect(record).toMatchObject({
+      action: "failed",
+      reason: `still being written by its controllers after ${takeoverTries} tries to take it over, so not applied; run revert again`,
+    });
+    expect((await annotations(namespace)).oncall).toBe("alice");
   });
 
   it("refuses when a person wrote it, and leaves what they wrote", async () => {

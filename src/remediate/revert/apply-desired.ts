@@ -20,6 +20,18 @@ import { type Takeover, takeOverHumanFields } from "../../plan/revert/take-over-
 import { isApplyConflict, parseApplyConflicts } from "./parse-apply-conflicts.ts";
 import { asApiError } from "./revert-error.ts";
 
+/** Tries at the takeover before giving up on an object its controllers keep writing: 4 to 8 s of backoff. */
+export const takeoverTries = 12;
+
+/** The wait before try `attempt + 1`: 50 ms doubling to 1 s, each drawn at random from its upper half so that
+ * the tries do not fall into step with a controller that writes at a steady pace. */
+function takeoverBackoffMs(attempt: number): number {
+  const ceiling = Math.min(1000, 50 * 2 ** (attempt - 1));
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export interface AppliedObject {
   record: ObjectRecord;
   /** The object as the apply left it (or would leave it, in a dry run); absent when it failed. */
@@ -59,8 +71,10 @@ export async function applyDesired(params: {
   // 1. Fields people changed by hand pass to the applier, so the apply removes or restores them. The patch holds
   // only if the object is as it was read. A write since then to its status, or to an annotation or label only
   // controllers own (a Deployment's controller writes both through the rollout a hand edit starts), changes
-  // nothing the revert judged, so the takeover is made again from a fresh read, a few times at most. Any other
-  // write is refused: no scan has judged it.
+  // nothing the revert judged, so the takeover is made again from a fresh read. A rollout's controller writes
+  // several times a second for as long as pods take to become ready, and each try loses if one lands between
+  // its read and its patch, so the tries back off and go on for seconds, not for a fixed few (three in a row
+  // lost once in a full CI run). Any other write since the scan's read is refused: no scan has judged it.
   let live = planned.live;
   let takeover: Takeover | undefined;
   for (let attempt = 1; live; attempt++) {
@@ -86,15 +100,22 @@ export async function applyDesired(params: {
     } catch (caught) {
       const error = asApiError(object, "taking over hand-made fields failed", caught);
       if (error.status !== 409) return fail(`taking over hand-made fields refused: ${error.refusal}`);
+      if (attempt === takeoverTries)
+        return fail(
+          `still being written by its controllers after ${takeoverTries} tries to take it over, so not applied; run revert again`,
+        );
+      await sleep(takeoverBackoffMs(attempt));
       let fresh: KubeObject | undefined;
       try {
-        fresh = attempt < 4 ? await getObject({ client, resource, object: live }) : undefined;
+        fresh = await getObject({ client, resource, object: live });
       } catch (again) {
         return fail(
           `changed since the scan, and reading it again failed: ${asApiError(object, "read", again).refusal}`,
         );
       }
-      if (!fresh || !changedNothingJudged(live, fresh, { desired: object, fieldManager, isHuman: params.isHuman }))
+      // Against the scan's read, not the last try's: writes that each changed nothing judged add up to none.
+      const judged = { desired: object, fieldManager, isHuman: params.isHuman };
+      if (!fresh || !planned.live || !changedNothingJudged(planned.live, fresh, judged))
         return fail("changed since the scan, so not applied; run revert again to judge it anew");
       live = fresh;
     }
