@@ -2,6 +2,7 @@
 // people changed by hand have passed to the applier; or the dry-run twin of
 // both steps, which yields the record the real run would.
 
+import { setTimeout as sleep } from "node:timers/promises";
 import type { IgnoreRule, Jq } from "../../drift/ignore-rules.ts";
 import { redactSecretValues } from "../../drift/mask.ts";
 import { applyObject } from "../../live/apply-object.ts";
@@ -29,8 +30,6 @@ function takeoverBackoffMs(attempt: number): number {
   const ceiling = Math.min(1000, 50 * 2 ** (attempt - 1));
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface AppliedObject {
   record: ObjectRecord;
@@ -75,6 +74,7 @@ export async function applyDesired(params: {
   // several times a second for as long as pods take to become ready, and each try loses if one lands between
   // its read and its patch, so the tries back off and go on for seconds, not for a fixed few (three in a row
   // lost once in a full CI run). Any other write since the scan's read is refused: no scan has judged it.
+  const judged = { desired: object, fieldManager, isHuman: params.isHuman };
   let live = planned.live;
   let takeover: Takeover | undefined;
   for (let attempt = 1; live; attempt++) {
@@ -114,7 +114,6 @@ export async function applyDesired(params: {
         );
       }
       // Against the scan's read, not the last try's: writes that each changed nothing judged add up to none.
-      const judged = { desired: object, fieldManager, isHuman: params.isHuman };
       if (!fresh || !planned.live || !changedNothingJudged(planned.live, fresh, judged))
         return fail("changed since the scan, so not applied; run revert again to judge it anew");
       live = fresh;
