@@ -12,6 +12,8 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
+          // promtool (the chart's alert tests) is built here, by the test command, not by cluster:up or the demo.
+          globalSetup: ["test/setup/test-tools.ts"],
           // Some unit tests start the CLI as a process, several times; with every file running beside them on two
           // cores that takes seconds. A timeout here only catches a hang: tests assert behaviour, never speed.
           testTimeout: 30_000,

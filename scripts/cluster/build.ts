@@ -1,7 +1,8 @@
 // Builds the test cluster's binaries (etcd, kube-apiserver, kube-controller-manager,
-// kube-scheduler, kwok, metrics-server), the renderers (kustomize, helm) and promtool
-// (the chart's alert and dashboard tests) from the Go module proxy, once, into a cache
-// outside the git tree keyed by version (~/.cache/undrift/bin).
+// kube-scheduler, kwok, metrics-server) and the renderers (kustomize, helm) for
+// `npm run cluster:up` and the demo, and promtool for the test command alone (the
+// chart's alert and dashboard tests: the demo needs none of it), from the Go module
+// proxy, once, into a cache outside the git tree keyed by version (~/.cache/undrift/bin).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -75,7 +76,7 @@ function install(module: string, version: string, binary: string, out: string): 
   }
 }
 
-/** Builds whatever binaries the cache lacks and returns their paths. */
+/** Builds whatever binaries of the cluster and the renderers the cache lacks and returns their paths. */
 export function ensureBinaries() {
   const bins = binaries();
   mkdirSync(binDir(), { recursive: true });
@@ -97,7 +98,14 @@ export function ensureBinaries() {
   if (!existsSync(bins.kustomize))
     install("sigs.k8s.io/kustomize/kustomize/v5", versions.kustomize, "kustomize", bins.kustomize);
   if (!existsSync(bins.helm)) install("helm.sh/helm/v4/cmd/helm", versions.helm, "helm", bins.helm);
-  if (!existsSync(bins.promtool))
-    install("github.com/prometheus/prometheus/cmd/promtool", versions.prometheus, "promtool", bins.promtool);
   return bins;
+}
+
+/** Builds promtool when the cache lacks it: only the test command's chart tests run it (test/setup/test-tools.ts). */
+export function ensurePromtool(): string {
+  const { promtool } = binaries();
+  mkdirSync(binDir(), { recursive: true });
+  if (!existsSync(promtool))
+    install("github.com/prometheus/prometheus/cmd/promtool", versions.prometheus, "promtool", promtool);
+  return promtool;
 }
