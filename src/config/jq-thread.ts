@@ -42,9 +42,10 @@ console.warn = () => {};
 // jq-web is CommonJS whose module.exports is a promise; require() hands it over as it is.
 const jq = await (createRequire(import.meta.url)("jq-web") as PromiseLike<JqWeb>);
 
-// jq itself checks the size of its answer, so no more than `outputChars` of it reach this thread's heap.
+// jq itself checks the size of its answer, so no more than `outputChars` of it reach this thread's heap. The
+// mark of a refused answer starts with "!", which no JSON text does (and jq-web drops NUL bytes from output).
 const bounded = (filter: string) =>
-  `(${filter}\n) | tojson | if length > ${outputChars} then "\\u0000too long" else . end`;
+  `(${filter}\n) | tojson | if length > ${outputChars} then "!too long" else . end`;
 
 type Reply =
   | { ok: true; output: unknown }
@@ -54,7 +55,7 @@ function evaluate(value: unknown, filter: string): Reply {
   refused = false;
   try {
     const lines = (jq.raw(JSON.stringify(value), bounded(filter), ["-r"]) ?? "").split("\n").filter((l) => l !== "");
-    if (lines.some((l) => l.startsWith("\u0000"))) return { ok: false, bound: "output", message: "" };
+    if (lines.some((l) => l.startsWith("!"))) return { ok: false, bound: "output", message: "" };
     const outputs = lines.map((l) => JSON.parse(l) as unknown);
     // As jq-web's json(): one answer as it is, several joined into one list.
     return { ok: true, output: outputs.length === 1 ? outputs[0] : outputs.flat() };

@@ -1,7 +1,7 @@
 // A jq expression that hoards memory is stopped by a memory bound, whatever its time bound, and named where it is written.
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import { ConfigError } from "../../../src/config/config-error.ts";
-import { JqMemoryError, jqLimits } from "../../../src/config/jq-runner.ts";
+import { JQ_OUTPUT_CHARS, JqMemoryError, jqLimits, runJq } from "../../../src/config/jq-runner.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
 import { stripIgnored } from "../../../src/drift/ignore-rules.ts";
 import { loadJq } from "../../../src/drift/jq.ts";
@@ -77,6 +77,14 @@ describe("jq's memory bound", { timeout: 240_000 }, () => {
       `.github/undrift.yml:9: targets[0].ignoreDifferences[0].jqPathExpressions: ${hoard}: jq: needed more than 64 MiB of memory on ConfigMap/n/c`,
     );
     expect(process.memoryUsage().rss).toBeLessThan(512 * 1024 * 1024);
+  });
+
+  it("refuses an answer too large to bring back, before it reaches JavaScript", () => {
+    // 600,000 numbers of 7 digits: about 4.8 million characters as JSON, in a few MiB of jq memory.
+    expect(() => runJq(null, "[range(6e5) | 9999999]")).toThrow(
+      new JqMemoryError(`jq: answered with more than ${JQ_OUTPUT_CHARS} characters`, { file: ".github/undrift.yml" }),
+    );
+    expect(runJq({ a: 1 }, "[path(.a)]")).toEqual([["a"]]);
   });
 
   it("keeps jq working afterwards, and WebAssembly's Aborted() never reaches stderr", async () => {
