@@ -108,11 +108,13 @@ function jqLimit(params: {
   object: KubeObject;
 }): JqLimitError {
   const { error, rule, expression, object } = params;
+  // Of the same class as `error` (JqTimeoutError or JqMemoryError), so callers still tell which bound it was.
+  const Bound = error.constructor as typeof JqLimitError;
   const ref = [object.kind, object.metadata.namespace, object.metadata.name].filter(Boolean).join("/");
   const origin = rule.origin;
   if (!origin) {
     const message = `${error.file}: ignoreDifferences: jqPathExpressions: ${JSON.stringify(expression)}: ${error.message} on ${ref}`;
-    return new (error.constructor as typeof JqLimitError)(message, { file: error.file, cause: error });
+    return new Bound(message, { file: error.file, cause: error });
   }
   const line = origin.jqLines[rule.jqPathExpressions?.indexOf(expression) ?? -1];
   const issue = {
@@ -120,7 +122,7 @@ function jqLimit(params: {
     path: `${origin.field}.jqPathExpressions`,
     message: `${expression}: ${error.message} on ${ref}`,
   };
-  return new (error.constructor as typeof JqLimitError)(formatConfigIssue(origin.file, issue), {
+  return new Bound(formatConfigIssue(origin.file, issue), {
     file: origin.file,
     issues: [issue],
     cause: error,
