@@ -44,8 +44,7 @@ const jq = await (createRequire(import.meta.url)("jq-web") as PromiseLike<JqWeb>
 
 // jq itself checks the size of its answer, so no more than `outputChars` of it reach this thread's heap. The
 // mark of a refused answer starts with "!", which no JSON text does (and jq-web drops NUL bytes from output).
-const bounded = (filter: string) =>
-  `(${filter}\n) | tojson | if length > ${outputChars} then "!too long" else . end`;
+const bounded = (filter: string) => `(${filter}\n) | tojson | if length > ${outputChars} then "!too long" else . end`;
 
 type Reply =
   | { ok: true; output: unknown }
