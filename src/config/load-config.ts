@@ -6,7 +6,7 @@ import { checkTargetPaths } from "./check-target-paths.ts";
 import { ConfigError } from "./config-error.ts";
 import { locateIgnoreRules } from "./locate-ignore-rules.ts";
 import { outsideRepo } from "./outside-repo.ts";
-import { MAX_CONFIG_BYTES, parseYamlConfig } from "./parse-yaml-config.ts";
+import { checkConfigSize, parseYamlConfig } from "./parse-yaml-config.ts";
 import { type RepoConfig, repoConfigSchema } from "./schema.ts";
 import { validateConfig } from "./validate-config.ts";
 
@@ -47,9 +47,7 @@ export async function readRepoConfig(repoDir: string): Promise<RepoConfig> {
     if (outside) throw new ConfigError(outside, { file });
     if (!info.isFile()) throw new ConfigError(`${file}: is a folder, not a file`, { file });
     // Checked before reading, so a huge file is never held in memory.
-    if (info.size > MAX_CONFIG_BYTES) {
-      throw new ConfigError(`${file}: ${info.size} bytes; the limit is ${MAX_CONFIG_BYTES} bytes`, { file });
-    }
+    checkConfigSize(file, info.size);
     const text = await readFile(abs, "utf8");
     const config = loadConfig(text, file);
     await checkTargetPaths({ root, config, text, file });

@@ -53,3 +53,8 @@ function checkKey(key: string): void {
     throw new LabelSelectorError(`"${key}" is not a valid label key`);
   }
 }
+
+/** Whether the selector has a term only labelled objects match (`k=v`, `k`): `!k` and `k!=v` also match every object without the label. */
+export function hasPositiveTerm(requirements: LabelRequirement[]): boolean {
+  return requirements.some((r) => r.operator === "=" || r.operator === "exists");
+}

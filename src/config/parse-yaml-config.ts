@@ -13,6 +13,15 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 export const MAX_CONFIG_DEPTH = 64;
 
 /**
+ * Refuses a config file of `bytes` bytes over MAX_CONFIG_BYTES (a permanent ConfigError): the one size check of
+ * every reader, the CLI's (before reading), the text parser's and the app's (on what GitHub sent).
+ */
+export function checkConfigSize(file: string, bytes: number): void {
+  if (bytes <= MAX_CONFIG_BYTES) return;
+  throw ConfigError.fromIssues(file, [{ path: "", message: `${bytes} bytes; the limit is ${MAX_CONFIG_BYTES} bytes` }]);
+}
+
+/**
  * Parses YAML `text` from `file` and validates it with `schema`; throws ConfigError.
  * `locate` may note in the valid config where its parts are written, by line.
  */
@@ -22,11 +31,7 @@ export function parseYamlConfig<T>(
   file: string,
   locate?: (config: T, lineOf: (path: readonly PropertyKey[]) => number) => void,
 ): T {
-  if (Buffer.byteLength(text) > MAX_CONFIG_BYTES) {
-    throw ConfigError.fromIssues(file, [
-      { path: "", message: `${Buffer.byteLength(text)} bytes; the limit is ${MAX_CONFIG_BYTES} bytes` },
-    ]);
-  }
+  checkConfigSize(file, Buffer.byteLength(text));
   const counter = new LineCounter();
   let doc: Document;
   try {

@@ -13,7 +13,7 @@ import {
 import { jqPathProblem } from "./jq-runner.ts";
 import { normalizeRepoPath } from "./normalize-repo-path.ts";
 import { parseDuration } from "./parse-duration.ts";
-import { LabelSelectorError, parseLabelSelector } from "./parse-label-selector.ts";
+import { hasPositiveTerm, LabelSelectorError, parseLabelSelector } from "./parse-label-selector.ts";
 import { ignoreRuleSchema, objectRuleSchema } from "./rule-schemas.ts";
 
 /**
@@ -60,7 +60,11 @@ const noiseFilters = z
 
 const selector = z.string().superRefine((value, ctx) => {
   try {
-    parseLabelSelector(value);
+    // Refused like the empty selector: the target would track, report as orphans and codify most of the cluster.
+    if (!hasPositiveTerm(parseLabelSelector(value))) {
+      const message = `invalid label selector: "${value}" has only negative terms (!k, k!=v), which match most of the cluster; a selector needs at least one positive term (k=v or k)`;
+      ctx.addIssue({ code: "custom", message, input: value });
+    }
   } catch (error) {
     if (!(error instanceof LabelSelectorError)) throw error;
     ctx.addIssue({ code: "custom", message: `invalid label selector: ${error.message}`, input: value });
@@ -128,7 +132,7 @@ const targetFields = z.strictObject({
       selector: selector
         .optional()
         .describe(
-          `Equality-based label selector (k=v, k!=v, k, !k). Default ${DEFAULT_TRACKING_LABEL}=<target name>, which undrift adds to every object it applies.`,
+          `Equality-based label selector (k=v, k!=v, k, !k) with at least one positive term (k=v or k). Default ${DEFAULT_TRACKING_LABEL}=<target name>, which undrift adds to every object it applies.`,
         ),
     })
     .optional()

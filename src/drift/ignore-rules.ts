@@ -4,7 +4,7 @@
 // both sides before comparing, as Argo CD's normalizer does.
 
 import { formatConfigIssue } from "../config/config-error.ts";
-import { JqTimeoutError } from "../config/jq-runner.ts";
+import { JqLimitError } from "../config/jq-runner.ts";
 import type { RuleOrigin } from "../config/rule-schemas.ts";
 import type { KubeObject } from "../model/types.ts";
 import { UndriftError } from "../model/undrift-error.ts";
@@ -86,8 +86,8 @@ export function stripIgnored(params: {
         try {
           paths = jq.paths(object, expression);
         } catch (error) {
-          // An endless filter fails the scan, naming the object: it would time out on every object alike.
-          if (error instanceof JqTimeoutError) throw jqTimeout({ error, rule, expression, object });
+          // A filter past its time or memory bound fails the scan, naming the object: it would on every object alike.
+          if (error instanceof JqLimitError) throw jqLimit({ error, rule, expression, object });
           // As in Argo CD: an expression that fails on this object (say, on a missing field) ignores nothing here.
         }
         // Remove deepest first so list indices stay valid.
@@ -100,19 +100,21 @@ export function stripIgnored(params: {
   }
 }
 
-/** The timeout as a config error on the expression's own line (`<file>:<line>: <field>: ...`), naming the object. */
-function jqTimeout(params: {
-  error: JqTimeoutError;
+/** The bound as a config error on the expression's own line (`<file>:<line>: <field>: ...`), naming the object. */
+function jqLimit(params: {
+  error: JqLimitError;
   rule: IgnoreRule;
   expression: string;
   object: KubeObject;
-}): JqTimeoutError {
+}): JqLimitError {
   const { error, rule, expression, object } = params;
+  // Of the same class as `error` (JqTimeoutError or JqMemoryError), so callers still tell which bound it was.
+  const Bound = error.constructor as typeof JqLimitError;
   const ref = [object.kind, object.metadata.namespace, object.metadata.name].filter(Boolean).join("/");
   const origin = rule.origin;
   if (!origin) {
     const message = `${error.file}: ignoreDifferences: jqPathExpressions: ${JSON.stringify(expression)}: ${error.message} on ${ref}`;
-    return new JqTimeoutError(message, { file: error.file, cause: error });
+    return new Bound(message, { file: error.file, cause: error });
   }
   const line = origin.jqLines[rule.jqPathExpressions?.indexOf(expression) ?? -1];
   const issue = {
@@ -120,7 +122,7 @@ function jqTimeout(params: {
     path: `${origin.field}.jqPathExpressions`,
     message: `${expression}: ${error.message} on ${ref}`,
   };
-  return new JqTimeoutError(formatConfigIssue(origin.file, issue), {
+  return new Bound(formatConfigIssue(origin.file, issue), {
     file: origin.file,
     issues: [issue],
     cause: error,

@@ -14,6 +14,7 @@
 import type { ProbotOctokit } from "probot";
 import { ConfigError, type ConfigIssue } from "../config/config-error.ts";
 import { CONFIG_FILES, loadConfig, parseRepoConfig } from "../config/load-config.ts";
+import { checkConfigSize } from "../config/parse-yaml-config.ts";
 import type { RepoConfig } from "../config/schema.ts";
 import { classifyGitHubError, githubStep } from "./github-errors.ts";
 
@@ -54,15 +55,19 @@ async function loadConfigFile(params: {
       repo: params,
       step: `read ${file}`,
       run: () =>
-        octokit.config.get({
-          owner,
-          repo,
-          path: file,
-          ...(ref ? { branch: ref } : {}),
-          defaults: (configs) => configs.reduce<Record<string, unknown>>((merged, c) => mergeConfig(merged, c), {}),
-        }),
+        withConfigSizeCheck(octokit, () =>
+          octokit.config.get({
+            owner,
+            repo,
+            path: file,
+            ...(ref ? { branch: ref } : {}),
+            defaults: (configs) => configs.reduce<Record<string, unknown>>((merged, c) => mergeConfig(merged, c), {}),
+          }),
+        ),
     });
   } catch (error) {
+    // Too large: refused as the CLI refuses it, before the loader parses it.
+    if (error instanceof ConfigError) return { status: "invalid", error };
     // The loader's own refusals (YAML it cannot parse, a bad `_extends`) are the author's to fix, not GitHub's failures.
     if (classifyGitHubError(error) !== undefined || !(error instanceof Error) || !LOADER_PREFIX.test(error.message))
       throw error;
@@ -75,6 +80,28 @@ async function loadConfigFile(params: {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return { status: "invalid", error: await withLines({ ...params, fallback: error }) };
+  }
+}
+
+/**
+ * `load` with every config file the loader reads (the repository's own and any it extends) held to the CLI's size
+ * limit: the loader hands back only parsed data, so the check sits on its raw reads, and is removed after.
+ */
+async function withConfigSizeCheck<T>(octokit: ProbotOctokit, load: () => Promise<T>): Promise<T> {
+  const check = (
+    response: { data: unknown },
+    options: { url?: string; path?: unknown; mediaType?: { format?: string } },
+  ) => {
+    const configRead = options.url === "/repos/{owner}/{repo}/contents/{path}" && options.mediaType?.format === "raw";
+    if (configRead && typeof response.data === "string" && /\.(ya?ml|json)$/.test(String(options.path))) {
+      checkConfigSize(String(options.path), Buffer.byteLength(response.data));
+    }
+  };
+  octokit.hook.after("request", check);
+  try {
+    return await load();
+  } finally {
+    octokit.hook.remove("request", check);
   }
 }
 

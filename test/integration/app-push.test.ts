@@ -8,9 +8,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { MAX_CONFIG_BYTES } from "../../src/config/parse-yaml-config.ts";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
 import { listScanSchedulers } from "../../src/queue/list-scan-schedulers.ts";
 import { readAudit } from "../../src/state/audit-log.ts";
+import { lastValidConfig } from "../../src/state/last-valid-config.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { expectFileReads, expectTree } from "../helpers/app-github-tree.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
@@ -201,6 +203,39 @@ describe("a push to the default branch", () => {
     expect(check?.head_sha).toBe(broken.sha);
     expect(check?.output.summary).toContain("`.github/undrift.yml` at this commit is invalid (.github/undrift.yml:");
     expect(check?.output.summary).toContain("this scan used the repository's last valid config");
+  });
+
+  it("fails a config over 1 MiB on the pushed commit as the CLI does, and keeps the last valid config", async () => {
+    const { s, h, gh } = await installed();
+    const before = await listScanSchedulers(h.redis.queues);
+    const kept = lastValidConfig({ redis: h.redis.redis, prefix: h.redis.prefix });
+    const valid = await kept.get("acme/gitops");
+    expect(valid?.targets.map((t) => t.name)).toEqual([s.target]);
+    // Valid YAML whose parsed data is small: the bulk is a comment, which Probot's loader never shows.
+    const large = `${stringify({
+      schedule: "5m",
+      targets: [{ name: s.target, cluster: "test", path: "manifests", namespace: s.namespace }],
+    })}# ${"x".repeat(MAX_CONFIG_BYTES)}\n`;
+    s.write({ ".github/undrift.yml": large });
+    const broken = await commitRepo(s.repoDir);
+    gh.head = broken;
+    gh.expectConfig(large, { ref: broken.sha });
+    gh.expectCheckRuns({ list: 1, create: 1 });
+    const push = pushPayload(gh, { before: "c".repeat(40), after: broken.sha, modified: [".github/undrift.yml"] });
+    expect((await h.deliver("push", push)).status).toBe(200);
+
+    const title = `.github/undrift.yml: ${Buffer.byteLength(large)} bytes; the limit is ${MAX_CONFIG_BYTES} bytes`;
+    expect(gh.state.checkRuns).toEqual([
+      expect.objectContaining({
+        name: "undrift/config",
+        head_sha: broken.sha,
+        conclusion: "failure",
+        output: expect.objectContaining({ title }),
+      }),
+    ]);
+    expect(await listScanSchedulers(h.redis.queues)).toEqual(before);
+    expect(await h.redis.queues.scan("test").count()).toBe(0);
+    expect(await kept.get("acme/gitops")).toEqual(valid);
   });
 
   it("applies a valid config change: a changed schedule updates the scheduler and scans at once", async () => {

@@ -17,7 +17,7 @@
 //      cannot dilute the share, and no caller can have one deleted.
 
 import { matchesSelector } from "../../config/matches-selector.ts";
-import { parseLabelSelector } from "../../config/parse-label-selector.ts";
+import { hasPositiveTerm, parseLabelSelector } from "../../config/parse-label-selector.ts";
 import type { ObjectRule } from "../../config/schema.ts";
 import type { SkippedDocument } from "../../desired/extract-objects.ts";
 import { controllerOf } from "../../drift/orphan-pairings.ts";
@@ -61,7 +61,7 @@ export function planPrune(params: {
 
   if (!params.requested) return skipAll("not-requested", "prune not requested");
   const requirements = parseLabelSelector(selector);
-  if (!requirements.some((r) => r.operator === "=" || r.operator === "exists")) {
+  if (!hasPositiveTerm(requirements)) {
     return skipAll("selector", `the tracking selector "${selector}" names no label the target's objects carry`);
   }
   const firstSkipped = params.skippedDocuments[0];

@@ -254,6 +254,35 @@ describe("loadConfig: errors name the file, the line and the field", () => {
     );
   });
 
+  it.each(["!legacy", "env!=dev", "!legacy, env!=dev"])(
+    "refuses a tracking selector of negative terms only (%s), which would track most of the cluster",
+    (selector) => {
+      const text = lines(
+        "targets:",
+        "  - name: a",
+        "    cluster: c",
+        "    path: a",
+        "    tracking:",
+        `      selector: "${selector}"`,
+      );
+      expect(messageOf(text)).toBe(
+        `.github/undrift.yml:6: targets[0].tracking.selector: invalid label selector: "${selector}" has only negative terms (!k, k!=v), which match most of the cluster; a selector needs at least one positive term (k=v or k)`,
+      );
+    },
+  );
+
+  it("accepts negative terms beside a positive one", () => {
+    const text = lines(
+      "targets:",
+      "  - name: a",
+      "    cluster: c",
+      "    path: a",
+      "    tracking:",
+      "      selector: team=x,!legacy",
+    );
+    expect(loadConfig(text).targets[0]?.tracking.selector).toBe("team=x,!legacy");
+  });
+
   it("refuses an ignoreDifferences rule that ignores nothing", () => {
     const text = lines(
       "targets:",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LabelSelectorError, parseLabelSelector } from "../../../src/config/parse-label-selector.ts";
+import { hasPositiveTerm, LabelSelectorError, parseLabelSelector } from "../../../src/config/parse-label-selector.ts";
 
 describe("parseLabelSelector", () => {
   it("reads every equality-based form, with DNS-prefixed keys", () => {
@@ -25,5 +25,18 @@ describe("parseLabelSelector", () => {
     ["app=-web", '"-web" in "app=-web" is not a valid label value'],
   ])("refuses %j", (selector, message) => {
     expect(() => parseLabelSelector(selector)).toThrow(new LabelSelectorError(message));
+  });
+});
+
+describe("hasPositiveTerm", () => {
+  it.each([
+    ["team=x", true],
+    ["managed", true],
+    ["team=x,!legacy,env!=dev", true],
+    ["!legacy", false],
+    ["env!=dev", false],
+    ["!legacy,env!=dev", false],
+  ])("%j: %s", (selector, positive) => {
+    expect(hasPositiveTerm(parseLabelSelector(selector))).toBe(positive);
   });
 });
