@@ -1,7 +1,7 @@
 // Codify writes every edit or none: a file that cannot be written leaves the
 // working tree byte for byte as it was, and the error names that file.
 // Tests run as root, whom chmod does not stop: a folder or a file is put in the way instead.
-import { lstat, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FileChange } from "../../../../src/remediate/codify/codify-result.ts";
@@ -43,11 +43,13 @@ describe("writeFileChanges", () => {
   it("writes every change: edits, a removal, a file in a new folder, through a link to a file of the target", async () => {
     const repoDir = await tempRepo(original);
     await symlink("c.yaml", join(repoDir, "manifests/alias.yaml"));
+    // A file replaced by a rename keeps its mode, as one written in place did.
+    await chmod(join(repoDir, "manifests/a.yaml"), 0o600);
     const viaLink = changes.map((c) => (c.file === "manifests/c.yaml" ? { ...c, file: "manifests/alias.yaml" } : c));
     await writeFileChanges({ repoDir, changes: viaLink });
     expect(await snapshot(repoDir)).toEqual({
       manifests: "<dir>",
-      "manifests/a.yaml": `644 ${changes[0]!.after}`,
+      "manifests/a.yaml": `600 ${changes[0]!.after}`,
       // The link stays a link; the file it leads to takes the edit, as before codify wrote through links.
       "manifests/alias.yaml": "-> c.yaml",
       "manifests/c.yaml": `644 ${changes[2]!.after}`,
