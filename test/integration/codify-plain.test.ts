@@ -159,3 +159,49 @@ spec:
     expect(after.report.summary).toMatchObject({ drifted: 0, missing: 0, orphaned: 0 });
   });
 });
+
+describe("undrift codify: objects being deleted", () => {
+  it("writes neither an orphan nor the drift of an object held by a finalizer while it is deleted, and says why", async () => {
+    current = scenario({ files: { "manifests/config.yaml": config } });
+    const s = current;
+    await s.applyGit();
+    const ns = ["-n", s.namespace];
+    const held = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: held
+  labels: {undrift.dev/target: ${s.target}}
+  finalizers: [example.com/hold]
+data:
+  owner: alice
+`;
+    const release = (name: string) =>
+      kubectl([...ns, "patch", "configmap", name, "--type=merge", "-p", '{"metadata":{"finalizers":null}}']);
+    await kubectl([...ns, "apply", "-f", "-"], held);
+    const hold = { metadata: { finalizers: ["example.com/hold"] }, data: { LOG_LEVEL: "debug" } };
+    await kubectl([...ns, "patch", "configmap", "app-config", "--type=merge", "-p", JSON.stringify(hold)]);
+    try {
+      await kubectl([...ns, "delete", "configmap", "held", "app-config", "--wait=false"]);
+      const scanned = await s.scanJson();
+      expect(scanned.report.summary).toMatchObject({ drifted: 1, orphaned: 1 });
+
+      const result = await codify(s);
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain("codified 0 objects, 2 not codified");
+      for (const name of ["app-config", "held"]) {
+        expect(result.stdout).toMatch(
+          new RegExp(
+            `v1 ConfigMap ${s.namespace}/${name}: not codified: being deleted \\(deletionTimestamp \\S+, held by finalizer example\\.com/hold\\); codify waits until it is gone`,
+          ),
+        );
+      }
+      expect(existsSync(join(s.repoDir, "manifests/configmap-held.yaml"))).toBe(false);
+      expect(read(s, "manifests/config.yaml")).toBe(config);
+    } finally {
+      // The finalizer would hold the objects, and the namespace with them, for good.
+      await release("held");
+      await release("app-config");
+    }
+  });
+});

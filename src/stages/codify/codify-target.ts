@@ -1,6 +1,6 @@
 // undrift codify for one target, the pipeline the CLI (and later the app) runs:
 //   1. scan the target (desired objects, live objects, their drift)
-//   2. set aside what is not codified: Secrets, helm output
+//   2. set aside what is not codified: objects being deleted, Secrets, helm output
 //   3. plan file edits per object (plain: its document; kustomize: source, patch or images)
 //   4. apply the plans to in-memory texts and prove them by rendering again
 //   5. keep what proved out, report the rest with why
@@ -16,8 +16,8 @@ import type { Renderer } from "../../desired/render-target.ts";
 import { repoPath } from "../../desired/repo-path.ts";
 import { findingOf, type Pairing } from "../../drift/build-report.ts";
 import type { ComparePolicy } from "../../drift/compare-object.ts";
-import { isSecret } from "../../model/is-secret.ts";
 import type { DesiredObject, DriftStatus, ScanProblem } from "../../model/types.ts";
+import { notCodifiable } from "../../plan/not-codifiable.ts";
 import type { CodifyContext } from "../../remediate/codify/codify-context.ts";
 import type {
   CodifiedObject,
@@ -127,21 +127,18 @@ export async function codifyScan(params: CodifyScanParams): Promise<CodifyResult
   }
 }
 
-/** Why codify never handles this object (a Secret, helm output), or undefined when it may; the dashboard asks too. */
-export function notCodifiable(object: { apiVersion: string; kind: string }, renderer: Renderer): string | undefined {
-  if (isSecret(object)) return "Secret values stay out of Git";
-  if (renderer === "helm") return "helm output is diffed and reverted, not codified";
-  return undefined;
-}
-
-/** The drifted, missing and orphaned objects to plan, and the refusals no plan could change (Secrets, helm output). */
+/** The drifted, missing and orphaned objects to plan, and the refusals no plan could change (notCodifiable). */
 function triage(pairings: Pairing[], renderer: CodifyScanParams["renderer"]) {
   const outcomes = new Map<Pairing, ObjectPlan | Refusal>();
   const todo: Array<{ pairing: Pairing; status: DriftStatus }> = [];
   for (const pairing of pairings) {
     const status = statusOf(pairing);
     if (!status) continue;
-    const reason = notCodifiable((pairing.desired?.object ?? pairing.live)!, renderer);
+    const reason = notCodifiable({
+      object: (pairing.desired?.object ?? pairing.live)!,
+      ...(pairing.live ? { live: pairing.live } : {}),
+      renderer,
+    });
     if (reason) outcomes.set(pairing, { reason });
     else todo.push({ pairing, status });
   }

@@ -3,8 +3,8 @@
 import type { TargetConfig } from "../../config/schema.ts";
 import type { Renderer } from "../../desired/render-target.ts";
 import type { DriftReport, ResourceReport } from "../../model/types.ts";
+import { notCodifiable } from "../../plan/not-codifiable.ts";
 import { renderDashboard } from "../../report/app/dashboard-body.ts";
-import { notCodifiable } from "../../stages/codify/codify-target.ts";
 import { dashboardState } from "../../state/dashboard-state.ts";
 import type { WorkerDeps } from "../worker-deps.ts";
 
@@ -38,7 +38,7 @@ export async function issueDashboard(params: {
 
 /** Whether codify can handle an object of a target rendered by `renderer`. */
 export function codifiableFor(renderer: Renderer): (resource: ResourceReport) => boolean {
-  return (resource) => notCodifiable(resource, renderer) === undefined;
+  return (resource) => notCodifiable({ object: resource, renderer }) === undefined;
 }
 
 /** `2026-12-03 17:00 UTC`. */

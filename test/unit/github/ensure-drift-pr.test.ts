@@ -178,6 +178,23 @@ describe("ensureDriftPr", () => {
     expect(github.requests.length).toBeLessThanOrEqual(files.length + 6);
   });
 
+  it("commits every file or none: a file GitHub refuses leaves no tree, no commit and no branch", async () => {
+    // Every file goes into one tree and one commit, and the branch moves last: a failure before leaves Git as it was.
+    const big = "x: 1\n".repeat(120_000);
+    expectOpenPrs([]);
+    github.expect({
+      method: "POST",
+      path: `${repoPath}/git/blobs`,
+      reply: { status: 422, body: { message: "Validation Failed" } },
+    });
+    const files = [
+      { file: "infra/big.yaml", after: big },
+      { file: "infra/web.yaml", before: "a", after: "b" },
+    ];
+    await expect(ensureDriftPr(params({ files }))).rejects.toMatchObject({ name: "GitHubError" });
+    expect(github.requests.map((r) => r.operationId)).toEqual(["pulls/list", "git/create-blob"]);
+  });
+
   it("makes no write at all when the drift fingerprint is the same", async () => {
     expectOpenPrs([pullReply({ number: 12, head: branch, body: `${marker("aaaa000011112222")}\nold text` })]);
     const result = await ensureDriftPr(params({ body: "text that changed with the same drift" }));
