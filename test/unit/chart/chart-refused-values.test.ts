@@ -21,7 +21,7 @@ describe("charts/undrift: values it refuses", () => {
         workers: [{ name: "eu-west-1" }, { name: "eu-west-2" }],
       }),
     ).toThrow(
-      /workers\[1\]\.name "eu-west-2" and workers\[0\]\.name "eu-west-1" both make objects named "u{50}-worker-eu"/,
+      /workers\[1\]\.name "eu-west-2" and workers\[0\]\.name "eu-west-1" both make objects named "u{50}-worker-eu-we"/,
     );
   });
 
