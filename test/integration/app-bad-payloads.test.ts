@@ -22,18 +22,28 @@ afterEach(async () => {
 
 describe("a signed delivery whose repository is null", () => {
   it.each([
-    ["push", () => pushPayload(repo, { before: "a".repeat(40), after: "b".repeat(40) })],
-    ["pull_request", () => pullRequestClosedPayload(repo, { number: 3, headRef: "undrift/revert/x", merged: true })],
+    ["push", "", () => pushPayload(repo, { before: "a".repeat(40), after: "b".repeat(40) })],
     [
       "pull_request",
+      "closed",
+      () => pullRequestClosedPayload(repo, { number: 3, headRef: "undrift/revert/x", merged: true }),
+    ],
+    [
+      "pull_request",
+      "opened",
       () => ({ ...pullRequestClosedPayload(repo, { number: 3, headRef: "f", merged: false }), action: "opened" }),
     ],
     [
       "issue_comment",
+      "created",
       () => issueCommentPayload(repo, { number: 2, issueBody: "", body: "/undrift scan", author: "alice" }),
     ],
-    ["issues", () => issuesEditedPayload(repo, { number: 2, before: "- [ ] a", after: "- [x] a", sender: "alice" })],
-  ])("%s gets 400 with the reason, and the app asks GitHub nothing", async (event, payload) => {
+    [
+      "issues",
+      "edited",
+      () => issuesEditedPayload(repo, { number: 2, before: "- [ ] a", after: "- [x] a", sender: "alice" }),
+    ],
+  ])("%s %s gets 400 with the reason, and the app asks GitHub nothing", async (event, _action, payload) => {
     h = await openAppHarness({ clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } } });
     const mark = github.requests.length;
     const answer = await h.deliver(event, { ...payload(), repository: null }, { id: "bad-1" });
