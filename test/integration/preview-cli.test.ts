@@ -151,7 +151,7 @@ describe("undrift preview", () => {
   });
 
   it("says an object the server refuses as invalid would fail to apply, and why, for a change and a create", async () => {
-    const badPort = (text: string) => text.replace("- port: 80", "- port: 99999");
+    const badPort = (text: string) => text.replace("- port: 80", "- port: 99999\n      targetPort: 80");
     const s = await pullRequest({
       base: { "manifests/service.yaml": service },
       head: {
