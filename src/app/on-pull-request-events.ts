@@ -3,6 +3,7 @@
 import type { AppWiring } from "./app-deps.ts";
 import { handlePullRequestClosed } from "./handle-pull-request-closed.ts";
 import { handlePullRequest, PREVIEW_ACTIONS } from "./preview/handle-pull-request.ts";
+import { requireRepository } from "./require-repository.ts";
 
 interface PullRequestPayload {
   installation?: { id: number } | undefined;
@@ -29,39 +30,43 @@ export function onPullRequestEvents(params: AppWiring): void {
 
   app.on(
     "pull_request.closed",
-    once("pull-request-closed", async (context) => {
-      const { payload } = context;
-      const common = pullRequestOf(payload);
-      if (!common) return;
-      const pr = payload.pull_request;
-      await handlePullRequestClosed({
-        deps,
-        octokit: context.octokit,
-        log: context.log,
-        pr: { ...common, merged: pr.merged === true, mergeCommitSha: pr.merge_commit_sha },
-      });
-    }),
+    requireRepository(
+      once("pull-request-closed", async (context) => {
+        const { payload } = context;
+        const common = pullRequestOf(payload);
+        if (!common) return;
+        const pr = payload.pull_request;
+        await handlePullRequestClosed({
+          deps,
+          octokit: context.octokit,
+          log: context.log,
+          pr: { ...common, merged: pr.merged === true, mergeCommitSha: pr.merge_commit_sha },
+        });
+      }),
+    ),
   );
 
   app.on(
     PREVIEW_ACTIONS.map((action) => `pull_request.${action}` as const),
-    once("pull-request-preview", async (context) => {
-      const { payload } = context;
-      const common = pullRequestOf(payload);
-      if (!common) return;
-      const pr = payload.pull_request;
-      await handlePullRequest({
-        deps,
-        octokit: context.octokit,
-        log: context.log,
-        pr: {
-          ...common,
-          action: payload.action,
-          draft: pr.draft === true,
-          headSha: pr.head.sha,
-          baseSha: pr.base.sha,
-        },
-      });
-    }),
+    requireRepository(
+      once("pull-request-preview", async (context) => {
+        const { payload } = context;
+        const common = pullRequestOf(payload);
+        if (!common) return;
+        const pr = payload.pull_request;
+        await handlePullRequest({
+          deps,
+          octokit: context.octokit,
+          log: context.log,
+          pr: {
+            ...common,
+            action: payload.action,
+            draft: pr.draft === true,
+            headSha: pr.head.sha,
+            baseSha: pr.base.sha,
+          },
+        });
+      }),
+    ),
   );
 }

@@ -1,6 +1,6 @@
 // A working tree's config is checked against the tree itself: a target's path
 // (or a helm values file) that a symbolic link carries outside the repository,
-// or that is a file and not a folder, is a config error on the line that names
+// that is a file and not a folder, or that a link loops on itself, is a config error on the line that names
 // it, raised before anything under that path is read or written.
 import { stat } from "node:fs/promises";
 import { posix } from "node:path";
@@ -8,6 +8,7 @@ import { LineCounter, parseDocument } from "yaml";
 import { ConfigError, type ConfigIssue } from "./config-error.ts";
 import { outsideRepo } from "./outside-repo.ts";
 import type { RepoConfig } from "./schema.ts";
+import { symlinkLoop } from "./symlink-loop.ts";
 import { formatPath } from "./validate-config.ts";
 import { yamlLine } from "./yaml-line.ts";
 
@@ -24,6 +25,11 @@ export async function checkTargetPaths(params: {
     const problem = await outsideRepo({ root, path: target.path });
     if (problem) {
       found.push({ path: ["targets", index, "path"], message: problem });
+      continue;
+    }
+    const loop = await symlinkLoop({ root, path: target.path });
+    if (loop) {
+      found.push({ path: ["targets", index, "path"], message: loop });
       continue;
     }
     const info = await stat(posix.join(root, target.path)).catch(() => undefined);

@@ -9,7 +9,8 @@
 //   `metadata` key: that is an object that lost its apiVersion and kind;
 // - in any other file, and in rendered output, every document must be an
 //   object: a mapping with string apiVersion, kind and metadata.name, no
-//   misspelt identity field, and (for a Secret) base64 `data`. The one
+//   misspelt identity field, strings in the string maps (labels, annotations,
+//   ConfigMap and Secret data), and (for a Secret) base64 `data`. The one
 //   exception is `metadata.generateName`, which `kubectl create` accepts and
 //   undrift cannot track: skipped with why.
 import type { DesiredObject, KubeObject, Source } from "../model/types.ts";

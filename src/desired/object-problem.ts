@@ -36,9 +36,58 @@ export function objectProblem({ value, doc }: { value: unknown; doc: ParsedDocum
     }
     return { why: `${kind} has no metadata.name`, line: lineOf("metadata") };
   }
+  const typed = stringMapProblem({ value, doc, name: metadata.name });
+  if (typed) return typed;
   if (kind === "Secret" && value.apiVersion === "v1") return secretProblem({ value, doc, name: metadata.name });
   return undefined;
 }
+
+// The fields Kubernetes types as maps of strings (or of bytes, sent as base64 strings), with the Go struct that
+// holds each: where YAML 1.1 reads `enabled: yes` as a bool or `replicas: 3` as a number, the API server's JSON
+// decoder refuses the object, and kubectl says so. Said here, at validate, in kubectl's words, not as drift later.
+const stringMaps: { kinds?: string[]; path: [string] | [string, string]; struct: string; bytes?: boolean }[] = [
+  { path: ["metadata", "labels"], struct: "ObjectMeta" },
+  { path: ["metadata", "annotations"], struct: "ObjectMeta" },
+  { kinds: ["ConfigMap"], path: ["data"], struct: "ConfigMap" },
+  { kinds: ["ConfigMap"], path: ["binaryData"], struct: "ConfigMap", bytes: true },
+  { kinds: ["Secret"], path: ["data"], struct: "Secret", bytes: true },
+  { kinds: ["Secret"], path: ["stringData"], struct: "Secret" },
+];
+
+/** The first entry of a string map that is not a string (null decodes as "" and passes), named as kubectl names it. */
+function stringMapProblem({ value, doc, name }: { value: Record<string, unknown>; doc: ParsedDocument; name: string }) {
+  const kind = value.kind as string;
+  for (const { kinds, path, struct, bytes } of stringMaps) {
+    if (kinds && !(value.apiVersion === "v1" && kinds.includes(kind))) continue;
+    const parent = path.length === 2 ? value[path[0]] : value;
+    if (!isRecord(parent)) continue;
+    const key = path[path.length - 1]!;
+    const map = parent[key];
+    if (map === undefined || map === null) continue;
+    const field = path.join(".");
+    const goType = bytes ? "[]uint8" : "string";
+    const at = `${kind} "${name}": ${field}`;
+    if (!isRecord(map)) {
+      const line = doc.keyLines.get(parent)?.get(key);
+      return { why: `${at}: ${cannotUnmarshal(map, struct, field, `map[string]${goType}`)}`, line };
+    }
+    for (const [entry, v] of Object.entries(map)) {
+      if (v === null || typeof v === "string") continue;
+      const line = doc.keyLines.get(map)?.get(entry) ?? doc.keyLines.get(parent)?.get(key);
+      const hint = typeof v === "boolean" ? " (YAML 1.1 reads yes, no, on and off as booleans: quote the value)" : "";
+      return { why: `${at}.${entry}: ${cannotUnmarshal(v, struct, field, goType)}${hint}`, line };
+    }
+  }
+  return undefined;
+}
+
+/** encoding/json's UnmarshalTypeError, as the API server and kubectl print it (JSON's names for the value). */
+function cannotUnmarshal(value: unknown, struct: string, field: string, goType: string): string {
+  const json = Array.isArray(value) ? "array" : (jsonNames[typeof value] ?? typeof value);
+  return `cannot unmarshal ${json} into Go struct field ${struct}.${field} of type ${goType}`;
+}
+
+const jsonNames: Record<string, string> = { boolean: "bool", bigint: "number", object: "object", number: "number" };
 
 // The API server decodes Secret `data` as standard base64 (padded); anything else is a manifest error, not drift.
 function secretProblem({ value, doc, name }: { value: Record<string, unknown>; doc: ParsedDocument; name: string }) {

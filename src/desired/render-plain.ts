@@ -3,6 +3,7 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { outsideRepo } from "../config/outside-repo.ts";
+import { symlinkLoop } from "../config/symlink-loop.ts";
 import type { DesiredObject } from "../model/types.ts";
 import { extractObjects, type SkippedDocument } from "./extract-objects.ts";
 import { MAX_MANIFEST_BYTES, parseManifests } from "./parse-manifests.ts";
@@ -54,12 +55,17 @@ async function manifestFiles({
       // A link may point anywhere on the server; read it only when it stays inside the repository.
       const inside = await linkedFileInside({ repoDir, rel });
       if (inside) files.push(rel);
-      else
+      else {
+        // A link that loops is named as such: "does not lead inside" would send a person looking outside.
+        const loop = await symlinkLoop({ root: await realpath(repoDir), path: rel });
         skipped.push({
           file: rel,
           document: 0,
-          reason: "symbolic link that does not lead to a file inside the repository",
+          reason: loop
+            ? "symbolic link that points back to itself (ELOOP)"
+            : "symbolic link that does not lead to a file inside the repository",
         });
+      }
     }
   }
   return files;

@@ -6,6 +6,7 @@
 import { access, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, posix } from "node:path";
 import { outsideRepo } from "../config/outside-repo.ts";
+import { symlinkLoop } from "../config/symlink-loop.ts";
 import type { DesiredObject } from "../model/types.ts";
 import type { SkippedDocument } from "./extract-objects.ts";
 import { findKustomization } from "./find-kustomization.ts";
@@ -57,6 +58,8 @@ export async function renderTarget({
       file: targetPath,
     });
   }
+  const loop = info ? undefined : await symlinkLoop({ root, path: targetPath });
+  if (loop) throw new RenderError(`target "${target.name}": path: ${loop}`, { file: targetPath });
   if (!info) {
     throw new RenderError(`${targetPath}: target "${target.name}": the folder does not exist in the repository`, {
       file: targetPath,

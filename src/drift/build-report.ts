@@ -19,6 +19,8 @@ export interface Pairing {
   live?: KubeObject;
   /** The comparison of desired and live, when both exist. */
   comparison?: ObjectComparison;
+  /** Why the server's dry-run refused the desired object as invalid (applying it would fail so), Secret values redacted. */
+  refused?: string;
 }
 
 /** What the scan finds of a pairing: the one classification the report, codify and revert all read. */

@@ -43,6 +43,11 @@ export class KubeApiError extends UndriftError {
     return `${this.status} ${this.reason}${why ? `: ${why}` : ""}`;
   }
 
+  /** The server refused the object itself (400 BadRequest: it does not decode; 422 Invalid): its apply fails so too. */
+  get invalidObject(): boolean {
+    return this.status === 400 || this.status === 422;
+  }
+
   /** A 401, 403 or 422 is refused again; a 5xx, 429 or 409 may pass next time. */
   get permanent(): boolean {
     return !isTransientStatus(this.status);

@@ -54,6 +54,8 @@ export interface PreviewResource {
   wouldBe?: KubeObject;
   /** Why `wouldBe` is the rendered object rather than the server's answer (a dry-run refused, a namespace made by this PR). */
   note?: string;
+  /** The server's dry-run refused the object as invalid (400, 422): the apply would fail, for this reason. */
+  fails?: string;
 }
 
 /**

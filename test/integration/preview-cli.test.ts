@@ -150,6 +150,31 @@ describe("undrift preview", () => {
     expect(markdown.stdout).toMatch(/would be orphaned/i);
   });
 
+  it("says an object the server refuses as invalid would fail to apply, and why, for a change and a create", async () => {
+    const badPort = (text: string) => text.replace("- port: 80", "- port: 99999\n      targetPort: 80");
+    const s = await pullRequest({
+      base: { "manifests/service.yaml": service },
+      head: {
+        "manifests/service.yaml": badPort(service),
+        "manifests/other.yaml": badPort(service.replace("name: web", "name: other")),
+      },
+    });
+    const { report } = await previewJson(s);
+    const why = "422 Invalid: spec.ports[0].port: Invalid value: 99999: must be between 1 and 65535, inclusive";
+    expect(find(report, "Service", "web")).toMatchObject({ action: "change", fails: why });
+    expect(find(report, "Service", "other")).toMatchObject({ action: "create", fails: why });
+    expect(find(report, "Service", "other")?.note).toBeUndefined();
+    const text = await preview(s, "text");
+    expect(text.stdout).toContain(
+      `~ change: v1 Service ${s.namespace}/web (manifests/service.yaml#0)\n  ! would fail: ${why}`,
+    );
+    expect(text.stdout).toContain(`  ! would fail: ${why}`);
+    const markdown = await preview(s, "markdown");
+    expect(markdown.stdout).toContain("**2 would fail**");
+    // Markdown escapes the brackets of `ports[0]`; they show as written.
+    expect(markdown.stdout).toContain(`**would fail:** ${why.replace("[0]", "\\[0\\]")}`);
+  });
+
   it("with prune true, marks the orphan for deletion and keeps an opted-out one, naming the annotation", async () => {
     const s = await pullRequest({
       target: { prune: true },

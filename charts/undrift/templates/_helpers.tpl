@@ -45,6 +45,25 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- printf "%s-worker-%s" (include "undrift.fullname" .root) .worker.name | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
+{{/*
+Fails when two entries of workers: would make objects of one name: the API server takes the second
+Deployment, ServiceAccount and PodDisruptionBudget as an update of the first, so one worker silently goes.
+A name repeated is named as such; distinct names the 63-character cut makes equal are named with both.
+*/}}
+{{- define "undrift.checkWorkers" -}}
+{{- $seen := dict }}
+{{- range $i, $w := .Values.workers }}
+{{- $name := include "undrift.workerName" (dict "root" $ "worker" $w) }}
+{{- with get $seen $name }}
+{{- if eq .name $w.name }}
+{{- fail (printf "workers[%d].name %q is used twice (workers[%d] has it too): give each worker its own name" $i $w.name .index) }}
+{{- end }}
+{{- fail (printf "workers[%d].name %q and workers[%d].name %q both make objects named %q once cut to 63 characters: shorten one or fullnameOverride" $i $w.name .index .name $name) }}
+{{- end }}
+{{- $_ := set $seen $name (dict "index" $i "name" $w.name) }}
+{{- end }}
+{{- end }}
+
 {{- define "undrift.image" -}}
 {{- $tag := default .Chart.AppVersion .Values.image.tag }}
 {{- if .Values.image.digest }}
@@ -146,9 +165,17 @@ audit-{{ . | lower | replace "_" "-" | replace "." "-" | trunc 40 | trimSuffix "
 channel-{{ . | lower | replace "_" "-" | replace "." "-" | trunc 40 | trimSuffix "-" }}-{{ . | sha256sum | trunc 8 }}
 {{- end }}
 
-{{/* REDIS_URL with the password from its Secret, put in by the kubelet ($(REDIS_PASSWORD) expansion). */}}
+{{/*
+REDIS_URL with the password from its Secret, put in by the kubelet ($(REDIS_PASSWORD) expansion).
+A password in redis.url would sit in a plain env value (and the release's values) for anyone who can read
+the Deployment: refused, in the userinfo as in ioredis' `?password=` query, the two places ioredis reads one.
+*/}}
 {{- define "undrift.redisEnv" -}}
 {{- $url := .Values.redis.url }}
+{{- $parsed := urlParse $url }}
+{{- if or (regexMatch ":." $parsed.userinfo) (regexMatch "(^|&)password=" $parsed.query) }}
+{{- fail "redis.url has a password: put it in a Secret named by redis.password.existingSecret (key redis.password.key) instead" }}
+{{- end }}
 {{- if .Values.redis.password.existingSecret }}
 - name: REDIS_PASSWORD
   valueFrom:

@@ -15,9 +15,13 @@ const NOTE_MAX = 500;
 export function previewDetails(resource: PreviewResource, budget: number): string {
   // A create is the drift report's "missing" (no live side, the diff is all added); a change is "drifted".
   const status = previewFinding(resource.action);
-  const note = resource.note ? `*${escapeText(resource.note, NOTE_MAX)}*` : undefined;
+  const notes = [
+    ...(resource.fails ? [`**would fail:** ${escapeText(resource.fails, NOTE_MAX)}`] : []),
+    ...(resource.note ? [`*${escapeText(resource.note, NOTE_MAX)}*`] : []),
+  ];
+  const note = notes.length > 0 ? notes.join("\n\n") : undefined;
   return markdownDetails(asResourceReport(resource, status), budget, {
-    label: resource.action,
+    label: resource.fails ? `${resource.action}, would fail` : resource.action,
     ...(note ? { note } : {}),
   });
 }

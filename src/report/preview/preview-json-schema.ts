@@ -47,6 +47,12 @@ const previewResourceSchema = z
       .describe(
         "Why wouldBe is the rendered object rather than the server's answer (a dry-run refused, a new namespace).",
       ),
+    fails: z
+      .string()
+      .optional()
+      .describe(
+        "The server's dry-run refused the object as invalid (400 or 422): applying head would fail, for this reason.",
+      ),
   })
   .describe("One object head declares.");
 

@@ -57,6 +57,8 @@ function previewRow(report: PreviewReport): string {
 function statusCell(report: PreviewReport): string {
   const { summary } = report;
   const notes: string[] = [];
+  const failing = report.resources.filter((r) => r.fails).length;
+  if (failing > 0) notes.push(`**${failing} would fail**`);
   if (report.pruneRefused || summary.refused > 0) notes.push("**prune refused**");
   if (summary.orphan > 0) notes.push(`${summary.orphan} would be orphaned`);
   if (summary.keep > 0) notes.push(`${summary.keep} kept`);

@@ -1,7 +1,7 @@
 // The `undrift/preview` check run: the targets table as its summary, the
 // targets' sections as its text, and a conclusion that fails the check when
-// head does not render or a prune guard refuses, so branch protection can stop
-// a merge that would break the target.
+// head does not render, an object would fail to apply or a prune guard refuses,
+// so branch protection can stop a merge that would break the target.
 
 import type { PreviewReport, PreviewSummary } from "../../model/preview-report.ts";
 import { capText, checkRunTextLimit } from "../markers.ts";
@@ -46,7 +46,7 @@ export function renderPreviewCheck(input: PreviewInput): PreviewCheck {
   };
 }
 
-/** failure: head does not render, the cluster could not be read, or a guard refused a prune; neutral: the merge changes something. */
+/** failure: head does not render, the cluster could not be read, an object would fail to apply, or a guard refused a prune; neutral: the merge changes something. */
 function conclusion(previews: PreviewReport[]): PreviewCheck["conclusion"] {
   if (previews.some((p) => failures(p).length > 0)) return "failure";
   return previews.some(changes) ? "neutral" : "success";
@@ -56,6 +56,8 @@ function failures(report: PreviewReport): string[] {
   const out: string[] = [];
   if (report.status === "render-failed") out.push("head does not render");
   if (report.status === "failed") out.push("could not preview");
+  const failing = report.resources.filter((r) => r.fails).length;
+  if (failing > 0) out.push(`${failing === 1 ? "an object" : `${failing} objects`} would fail to apply`);
   if (report.pruneRefused || report.summary.refused > 0 || report.prune.some((p) => p.action === "refused")) {
     out.push("prune refused");
   }

@@ -41,6 +41,7 @@ function resourceJson(resource: PreviewResource) {
     changes: resource.changes.map(changeJson),
     wouldBe: resource.action === "create" ? resource.wouldBe : undefined,
     note: resource.note,
+    fails: resource.fails,
   };
 }
 

@@ -74,6 +74,7 @@ function resourceLines(resource: PreviewResource, paint: Paint): string[] {
   const from = resource.source ? ` (${sourceLabel(resource.source)})` : "";
   const { mark, style } = APPLY[resource.action === "create" ? "create" : "change"];
   const lines = [paint(style, oneLine(`${mark}: ${objectLabel(resource)}${from}`))];
+  if (resource.fails) lines.push(paint(["red", "bold"], `  ! would fail: ${oneLine(resource.fails)}`));
   if (resource.note) lines.push(`  note: ${oneLine(resource.note)}`);
   for (const change of resource.changes) {
     lines.push(`  ${oneLine(change.path)}: ${value(change.live)} → ${value(change.desired)}`);

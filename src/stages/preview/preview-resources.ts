@@ -28,18 +28,23 @@ export async function previewResources(
       p.desired && !p.live ? [[keyString(objectKey(p.desired.object)), p.desired] as const] : [],
     ),
   );
+  // Changed objects whose dry-run apply the server refused as invalid: the merge's apply would fail on them.
+  const refused = new Map(
+    scan.pairings.flatMap((p) => (p.desired && p.refused ? [[keyString(objectKey(p.desired.object)), p.refused]] : [])),
+  );
   const resources = await mapLimit(declared, 8, async (resource): Promise<PreviewResource> => {
     const base = identityOf(resource);
     if (resource.status === "in-sync") return { ...base, action: previewAction("in-sync"), changes: [] };
     if (resource.status === "drifted") {
       const { changes, live, wouldBe } = resource;
-      return { ...base, action: previewAction("drifted"), changes, live, wouldBe };
+      const fails = refused.get(keyString(refKey(resource)));
+      return { ...base, action: previewAction("drifted"), changes, live, wouldBe, ...(fails ? { fails } : {}) };
     }
     const desired = rendered.get(keyString(refKey(resource)));
     const created = desired ? await dryRunCreate(scan, session, target, desired.object) : {};
     if (created.dryRun) dryRuns++;
     const wouldBe = created.wouldBe ?? resource.wouldBe;
-    return { ...base, action: previewAction("missing"), changes: [], wouldBe, ...created.note };
+    return { ...base, action: previewAction("missing"), changes: [], wouldBe, ...created.note, ...created.fails };
   });
   return { resources, dryRuns };
 }
@@ -60,7 +65,7 @@ async function dryRunCreate(
   session: ClusterSession,
   target: TargetConfig,
   object: KubeObject,
-): Promise<{ wouldBe?: KubeObject; note?: { note: string }; dryRun?: true }> {
+): Promise<{ wouldBe?: KubeObject; note?: { note: string }; fails?: { fails: string }; dryRun?: true }> {
   const resource = scan.index.find(object.apiVersion, object.kind);
   if (!resource)
     return {
@@ -72,6 +77,9 @@ async function dryRunCreate(
     return { wouldBe: isSecret(wouldBe) ? maskSecretPair(undefined, wouldBe)[1] : wouldBe, dryRun: true };
   } catch (error) {
     if (!(error instanceof KubeApiError)) throw error;
+    const refusal = isSecret(object) ? redactSecretValues(error.refusal, [object]) : error.refusal;
+    // Refused as invalid, the object cannot be created by the merge either: said as a failure, not as a create.
+    if (error.invalidObject) return { fails: { fails: refusal }, dryRun: true };
     const namespace = object.metadata.namespace;
     const why =
       error.status === 404 && namespace

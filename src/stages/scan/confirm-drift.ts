@@ -32,9 +32,10 @@ export async function confirmDrift(params: {
   const compare = (wouldBe?: KubeObject, defaulted?: KubeObject) =>
     compareObject({ desired, live: pairing.live!, wouldBe, defaulted, group: groupOf(desired.apiVersion), policy });
   // The problem carries the object's key, which every output prints before the message: the message names it no more.
+  const refusalOf = (error: KubeApiError) =>
+    isSecret(desired) ? redactSecretValues(error.refusal, [desired]) : error.refusal;
   const unconfirmed = (what: string, error: KubeApiError) => {
-    const message = isSecret(desired) ? redactSecretValues(error.refusal, [desired]) : error.refusal;
-    params.problems.push({ ...objectKey(desired), message: `${what}: ${message}` });
+    params.problems.push({ ...objectKey(desired), message: `${what}: ${refusalOf(error)}` });
   };
   let dryRuns = 0;
   let reused = 0;
@@ -51,6 +52,8 @@ export async function confirmDrift(params: {
     } catch (error) {
       if (!(error instanceof KubeApiError)) throw error;
       unconfirmed("not confirmed by dry-run", error);
+      // A preview says the apply would fail, with why, rather than show the local changes as a plain change.
+      if (error.invalidObject) pairing.refused = refusalOf(error);
       return { dryRuns, reused };
     }
   }

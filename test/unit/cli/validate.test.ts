@@ -70,6 +70,20 @@ describe("undrift validate", () => {
     expect(result.stderr).toMatch(/^shop\/bad\.yaml:7: .*\(target shop\)\n$/);
   });
 
+  it("refuses a YAML 1.1 boolean where Kubernetes wants a string, in kubectl's words", async () => {
+    const dir = repo({
+      ".github/undrift.yml": twoTargets,
+      "shop/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flags\ndata:\n  enabled: yes\n",
+      "infra/c.yaml": configMap("c"),
+    });
+    const result = await undrift(["validate", "--repo", dir], { env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("shop: not valid\ninfra: valid (plain, 1 object)\n");
+    expect(result.stderr).toBe(
+      'shop/cm.yaml:6: document 0: ConfigMap "flags": data.enabled: cannot unmarshal bool into Go struct field ConfigMap.data of type string (YAML 1.1 reads yes, no, on and off as booleans: quote the value) (target shop)\n',
+    );
+  });
+
   it("finds an object declared twice, and a target folder that does not exist", async () => {
     const dir = repo({
       ".github/undrift.yml": twoTargets,

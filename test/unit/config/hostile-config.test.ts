@@ -146,6 +146,15 @@ describe("readRepoConfig: the working tree", () => {
     );
   });
 
+  it("says a target path that is a symbolic link to itself is one, not that the folder is missing", async () => {
+    await mkdir(join(repo, "apps"));
+    await symlink("x", join(repo, "apps/x"));
+    await writeFile(join(repo, ".github/undrift.yml"), config("apps/x/overlay"));
+    await expect(readRepoConfig(repo)).rejects.toThrow(
+      /^\.github\/undrift\.yml:4: targets\[0\]\.path: apps\/x: a symbolic link that points back to itself \(ELOOP\)$/,
+    );
+  });
+
   it("says the config is a folder, not EISDIR", async () => {
     await mkdir(join(repo, ".github/undrift.yml"));
     await expect(readRepoConfig(repo)).rejects.toThrow(/^\.github\/undrift\.yml: is a folder, not a file$/);

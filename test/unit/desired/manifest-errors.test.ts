@@ -80,6 +80,66 @@ describe("a broken document in a target's manifests is an error naming file and 
     expect(error.message).not.toContain("s3cr3t");
   });
 
+  it("names a YAML 1.1 boolean in a ConfigMap's data as kubectl does (cannot unmarshal bool into string)", async () => {
+    const cm =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flags\n  namespace: shop\ndata:\n  mode: fast\n  enabled: yes\n";
+    const error = await renderError({ "apps/cm.yaml": cm });
+    expect(error.message).toBe(
+      'apps/cm.yaml:8: document 0: ConfigMap "flags": data.enabled: cannot unmarshal bool into Go struct field ConfigMap.data of type string (YAML 1.1 reads yes, no, on and off as booleans: quote the value)',
+    );
+    expect(error).toMatchObject({ file: "apps/cm.yaml", line: 8 });
+  });
+
+  it.each([
+    [
+      "a number in a label",
+      "metadata:\n  name: x\n  labels:\n    version: 1.5\n",
+      4,
+      "metadata.labels.version: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string",
+    ],
+    [
+      "a bool in an annotation",
+      "metadata:\n  name: x\n  annotations:\n    sidecar: on\n",
+      4,
+      "metadata.annotations.sidecar: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type string",
+    ],
+    [
+      "a mapping in binaryData",
+      "metadata:\n  name: x\nbinaryData:\n  blob: {a: b}\n",
+      4,
+      "binaryData.blob: cannot unmarshal object into Go struct field ConfigMap.binaryData of type []uint8",
+    ],
+    [
+      "a list as data",
+      "metadata:\n  name: x\ndata:\n  - a\n",
+      3,
+      "data: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string",
+    ],
+  ])("names every non-string value of a string map (%s)", async (_, rest, line, why) => {
+    const error = await renderError({ "apps/cm.yaml": `apiVersion: v1\nkind: ConfigMap\n${rest}` });
+    expect(error.message.split(" (YAML 1.1")[0]).toBe(`apps/cm.yaml:${line + 2}: document 0: ConfigMap "x": ${why}`);
+  });
+
+  it("names a non-string Secret stringData or data value without quoting any value", async () => {
+    const head = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n";
+    const stringData = await renderError({ "apps/s.yaml": `${head}stringData:\n  user: admin\n  port: 5432\n` });
+    expect(stringData.message).toBe(
+      'apps/s.yaml:7: document 0: Secret "db": stringData.port: cannot unmarshal number into Go struct field Secret.stringData of type string',
+    );
+    const data = await renderError({ "apps/s.yaml": `${head}data:\n  tls: true\n` });
+    expect(data.message.split(" (YAML 1.1")[0]).toBe(
+      'apps/s.yaml:6: document 0: Secret "db": data.tls: cannot unmarshal bool into Go struct field Secret.data of type []uint8',
+    );
+    expect(`${stringData.message}${data.message}`).not.toMatch(/admin|5432/);
+  });
+
+  it("takes quoted values and nulls in string maps, as the API server does", async () => {
+    const cm =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  labels: {v: "1.5"}\ndata:\n  enabled: "yes"\n  empty:\n';
+    const { objects } = await renderTarget({ repoDir: await tempRepo({ "apps/cm.yaml": cm }), target: apps });
+    expect(objects[0]!.object).toMatchObject({ data: { enabled: "yes", empty: null } });
+  });
+
   it("still skips files that are plainly not manifests, and empty documents, with why", async () => {
     const repoDir = await tempRepo({
       "apps/web.yaml": `---\n# only a comment\n---\n${web}---\n`,

@@ -81,6 +81,14 @@ describe("links that leave the repository", { timeout: 30_000 }, () => {
     ).rejects.toThrow('target "o": path: chart/Chart.yaml is a file; a target\'s path is a folder');
   });
 
+  it("says a target folder that is a symbolic link to itself is one (an app snapshot has no config check)", async () => {
+    await symlink("loop", join(repo, "loop"));
+    const failed = (await renderTarget({ repoDir: repo, target: { name: "l", path: "loop", render: "auto" } }).catch(
+      (e: unknown) => e,
+    )) as Error;
+    expect(failed.message).toBe('target "l": path: loop: a symbolic link that points back to itself (ELOOP)');
+  });
+
   it("the scratch copy keeps links inside and drops links out, dangling ones too", async () => {
     await symlink("Chart.yaml", join(repo, "chart/inside.yaml"));
     await symlink(join(base, "gone"), join(repo, "chart/dangling"));

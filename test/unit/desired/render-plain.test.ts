@@ -103,6 +103,17 @@ describe("plain rendering", () => {
   });
 });
 
+describe("a manifest link that points back to itself", () => {
+  it("is skipped with that reason, not as a link that leads outside", async () => {
+    const repoDir = await tempRepo({ "infra/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n" });
+    await symlink("loop.yaml", join(repoDir, "infra/loop.yaml"));
+    const result = await renderTarget({ repoDir, target: infra });
+    expect(result.skipped).toEqual([
+      { file: "infra/loop.yaml", document: 0, reason: "symbolic link that points back to itself (ELOOP)" },
+    ]);
+  });
+});
+
 describe("choosing the renderer", () => {
   it("renders the plain folder when asked for plain even next to other folders", async () => {
     const result = await renderTarget({ repoDir: fixture, target: { ...infra, render: "plain" } });

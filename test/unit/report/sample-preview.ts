@@ -136,6 +136,18 @@ export function changesOnlyPreview(): PreviewReport {
   return report;
 }
 
+/** The invalid port the server refused in a dry-run, as the preview carries its refusal. */
+export const INVALID_PORT =
+  "422 Invalid: spec.ports[0].port: Invalid value: 99999: must be between 1 and 65535, inclusive";
+
+/** The changes-only preview where the changed Deployment is one the server refuses: its apply would fail. */
+export function failingPreview(): PreviewReport {
+  const report = changesOnlyPreview();
+  const web = report.resources.find((r) => r.kind === "Deployment")!;
+  web.fails = INVALID_PORT;
+  return report;
+}
+
 /** Target `infra` whose head does not render. */
 export function renderFailedPreview(): PreviewReport {
   return {

@@ -4,6 +4,7 @@ import { renderPreviewCheck } from "../../../../src/report/preview/render-previe
 import { detailsLabels, expectBalancedDetails, expectBalancedFences } from "../markdown-checks.ts";
 import {
   changesOnlyPreview,
+  failingPreview,
   HEAD,
   hugePreview,
   noChangePreview,
@@ -39,6 +40,15 @@ describe("renderPreviewCheck", () => {
     expect(result.text).toContain(
       "**Could not preview**:\n\n```text\nUnauthorized: the cluster refused the credentials\n```",
     );
+  });
+
+  it("fails when an object would fail to apply, and says why in its block and the table", () => {
+    const result = check(failingPreview());
+    expect(result.conclusion).toBe("failure");
+    expect(result.title).toBe("An object would fail to apply: shop");
+    expect(result.summary).toContain("**1 would fail**");
+    expect(result.text).toContain("<b>change, would fail</b> <code>apps/v1 Deployment shop/web</code>");
+    expect(result.text).toContain("**would fail:** 422 Invalid: spec.ports");
   });
 
   it("fails when a guard refuses one object's prune", () => {

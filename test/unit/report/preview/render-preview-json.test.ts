@@ -1,12 +1,27 @@
 import { describe, expect, it } from "vitest";
+import { previewReportSchema } from "../../../../src/report/preview/preview-json-schema.ts";
 import { renderPreviewJson } from "../../../../src/report/preview/render-preview-json.ts";
 import { renderJson } from "../../../../src/report/render-json.ts";
-import { renderFailedPreview, SECRET_VALUES, SECRET_VALUES_BASE64, samplePreview } from "../sample-preview.ts";
+import {
+  failingPreview,
+  INVALID_PORT,
+  renderFailedPreview,
+  SECRET_VALUES,
+  SECRET_VALUES_BASE64,
+  samplePreview,
+} from "../sample-preview.ts";
 
 describe("renderPreviewJson", () => {
   const report = samplePreview();
   const text = renderPreviewJson(report);
   const json = JSON.parse(text);
+
+  it("carries why an object's apply would fail, as the schema describes it", () => {
+    const failing = JSON.parse(renderPreviewJson(failingPreview()));
+    expect(previewReportSchema.parse(failing)).toEqual(failing);
+    expect(failing.resources.find((r: { kind: string }) => r.kind === "Deployment").fails).toBe(INVALID_PORT);
+    expect(json.resources.some((r: { fails?: string }) => r.fails)).toBe(false);
+  });
 
   it("prints 2-space JSON ending with a newline, keys in a fixed order", () => {
     expect(text.endsWith("}\n")).toBe(true);

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { renderPreviewText } from "../../../../src/report/preview/render-preview-text.ts";
 import {
   changesOnlyPreview,
+  failingPreview,
+  INVALID_PORT,
   noChangePreview,
   renderFailedPreview,
   SECRET_VALUES,
@@ -25,6 +27,13 @@ describe("renderPreviewText", () => {
     expect(renderPreviewText(samplePreview(), { cluster }).split("\n")[0]).toBe(
       `${lines[0]} (context kind-prod, server https://127.0.0.1:6443)`,
     );
+  });
+
+  it("says under an object the server refused that the apply would fail, and why", () => {
+    const failing = renderPreviewText(failingPreview()).split("\n");
+    const at = failing.indexOf("~ change: apps/v1 Deployment shop/web (shop/web.yaml#1)");
+    expect(failing[at + 1]).toBe(`  ! would fail: ${INVALID_PORT}`);
+    expect(lines).not.toContain(`  ! would fail: ${INVALID_PORT}`);
   });
 
   it("marks created and changed objects and lists each changed field from live to head", () => {
