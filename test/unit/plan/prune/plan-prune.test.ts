@@ -221,6 +221,36 @@ describe("prune opt-outs", () => {
     ).toBe("annotation argocd.argoproj.io/sync-options: Prune=confirm");
   });
 
+  it("honours an opt-out whatever its letter case, on labels and annotations, as Flux does", () => {
+    const cases: [Partial<KubeObject["metadata"]>, string][] = [
+      [{ annotations: { "undrift.dev/prune": "Disabled" } }, "annotation undrift.dev/prune: Disabled"],
+      [{ labels: { ...tracked, "undrift.dev/prune": "DISABLED" } }, "label undrift.dev/prune: DISABLED"],
+      [
+        { annotations: { "kustomize.toolkit.fluxcd.io/prune": "Disabled" } },
+        "annotation kustomize.toolkit.fluxcd.io/prune: Disabled",
+      ],
+      [
+        { labels: { ...tracked, "kustomize.toolkit.fluxcd.io/prune": "disAbled" } },
+        "label kustomize.toolkit.fluxcd.io/prune: disAbled",
+      ],
+      [
+        { annotations: { "argocd.argoproj.io/sync-options": "ServerSideApply=true, prune=False" } },
+        "annotation argocd.argoproj.io/sync-options: prune=False",
+      ],
+      [
+        { labels: { ...tracked, "argocd.argoproj.io/sync-options": "PRUNE=CONFIRM" } },
+        "label argocd.argoproj.io/sync-options: PRUNE=CONFIRM",
+      ],
+    ];
+    for (const [meta, says] of cases) {
+      const orphan = object("ConfigMap", "a", meta);
+      expect(pruneOptOut(orphan)).toBe(says);
+      const p = plan([orphan]);
+      expect(p.deletions).toEqual([]);
+      expect(p.skipped[0]).toMatchObject({ guard: "opted-out", reason: `opted out by ${says}` });
+    }
+  });
+
   it("does not read other values as opt-outs", () => {
     expect(
       pruneOptOut(
