@@ -35,7 +35,11 @@ export type PruneGuard =
   | "selector"
   | "kind"
   | "in-use"
-  | "max-percent";
+  | "max-percent"
+  /** Another target of the repository declares the object: it is no orphan of the repository. */
+  | "declared-elsewhere"
+  /** Another target could not be rendered, so what it declares is unknown. */
+  | "others-unknown";
 
 /** A field another manager owns, which an apply without force will not take. */
 export interface FieldConflict {

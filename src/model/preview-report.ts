@@ -59,8 +59,10 @@ export interface PreviewResource {
 /**
  * The preview's words for a prune's skipped action, by the guard that held the orphan back:
  *   orphan:  left running, untracked (prune false or preview for the target or a rule);
- *   keep:    left running because it opts out (its annotation or label), is not tracked, or the target still uses it;
- *   refused: prune is true but a guard stops it (an empty render, over maxPrunePercent, a Namespace or CRD).
+ *   keep:    left running because it opts out (its annotation or label), is not tracked, the target still uses it,
+ *            or another target of the repository declares it;
+ *   refused: prune is true but a guard stops it (an empty render, over maxPrunePercent, a Namespace or CRD,
+ *            another target that does not render).
  */
 export const pruneSkipWord = {
   "not-requested": "orphan",
@@ -72,6 +74,8 @@ export const pruneSkipWord = {
   selector: "refused",
   kind: "refused",
   "max-percent": "refused",
+  "declared-elsewhere": "keep",
+  "others-unknown": "refused",
 } as const satisfies Record<PruneGuard, string>;
 
 /** What the merge does to a live object of the target's tracking set that head no longer declares (delete: prune is true and every guard passes). */

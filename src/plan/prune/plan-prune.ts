@@ -7,11 +7,14 @@
 //   3. the render skipped no document: a typo (`metdata:`) drops the document that
 //      declares an object, which then looks like an orphan; never overridden, not even by --force-prune;
 //   4. the render is not empty: an empty render looks like "delete everything";
-//   5. the object carries the tracking label;
-//   6. it is not opted out (labels, annotations, or a rule of the target with prune false or preview);
-//   7. it is not in use by the target (a Namespace its objects live in, a CRD of its custom resources);
-//   8. Namespaces and CRDs only with --force-prune: deleting one deletes everything in it;
-//   9. at most maxPrunePercent of the tracked objects (desired + orphans) at once, unless --force-prune.
+//   5. no other target of the repository declares the object (tracking selectors can overlap): never overridden;
+//   6. the object carries the tracking label;
+//   7. it is not opted out (labels, annotations, or a rule of the target with prune false or preview);
+//   8. it is not in use by the target (a Namespace its objects live in, a CRD of its custom resources);
+//   9. Namespaces and CRDs only with --force-prune: deleting one deletes everything in it;
+//  10. every other target rendered, so what they declare is known: never overridden;
+//  11. at most maxPrunePercent of the tracked objects (desired + orphans) at once, unless --force-prune.
+//      Objects another target declares are not this target's, so they are not counted in its share either.
 //      Objects a controller owns (a Deployment's ReplicaSets) are neither orphans nor counted here:
 //      the scan leaves them out (drift/orphan-pairings.ts), and so does the planner, so a label on pod templates
 //      cannot dilute the share, and no caller can have one deleted.
@@ -27,6 +30,7 @@ import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
 import { applyStage, definedKind, isCustomResourceDefinition, isNamespace } from "../revert/apply-stage.ts";
 import { objectRulePrune } from "./object-rule-prune.ts";
+import { declaredBy, declaredReason, type OtherTargets, unknownReason } from "./other-targets.ts";
 import { pruneOptOut } from "./prune-opt-out.ts";
 
 export interface PrunePlan {
@@ -46,6 +50,8 @@ export function planPrune(params: {
   rules: ObjectRule[];
   /** Documents the render skipped (or could not read): while there is one, nothing is pruned. */
   skippedDocuments: readonly SkippedDocument[];
+  /** What the repository's other targets declare: none of it is deleted, and while one is unknown nothing is. */
+  otherTargets: OtherTargets;
 }): PrunePlan {
   const { desired, selector } = params;
   // The scan leaves objects a controller owns out already (drift/orphan-pairings.ts); the planner does not rely
@@ -73,7 +79,14 @@ export function planPrune(params: {
   const namespacesInUse = new Set(desired.map((o) => o.metadata.namespace).filter(Boolean));
   const kindsInUse = new Set(desired.map((o) => `${groupOf(o.apiVersion)}/${o.kind}`));
   const candidates: KubeObject[] = [];
+  let declaredElsewhere = 0;
   for (const object of orphans) {
+    const declarers = declaredBy(params.otherTargets, object);
+    if (declarers.length > 0) {
+      declaredElsewhere += 1;
+      skip(object, "declared-elsewhere", declaredReason(declarers));
+      continue;
+    }
     if (!matchesSelector(object.metadata.labels, requirements)) {
       skip(object, "untracked", `it does not carry the tracking label (${selector})`);
       continue;
@@ -104,7 +117,12 @@ export function planPrune(params: {
     candidates.push(object);
   }
 
-  const tracked = desired.length + orphans.length;
+  if (candidates.length > 0 && params.otherTargets.unknown.length > 0) {
+    const reason = unknownReason(params.otherTargets.unknown);
+    for (const object of candidates) skip(object, "others-unknown", reason);
+    return { deletions: [], skipped };
+  }
+  const tracked = desired.length + orphans.length - declaredElsewhere;
   const percent = (candidates.length / tracked) * 100;
   if (!params.force && percent > params.maxPrunePercent) {
     const share = `${candidates.length} of ${tracked} tracked objects (${Math.round(percent)}%)`;
