@@ -4,7 +4,7 @@
 // cluster, head and base, and consumed only by the renderers (src/report/preview).
 // Values are masked as in every drift report: a Secret's data never appears.
 
-import { type Action, applyAction, type ObjectRecord, type PruneGuard } from "./change-set.ts";
+import { type Action, applyAction, isDeletion, type ObjectRecord, type PruneGuard } from "./change-set.ts";
 import type { Change, DeclaredStatus, DriftReport, KubeObject, ScanProblem, ScanStats, Source } from "./types.ts";
 
 /**
@@ -83,7 +83,8 @@ export type PruneAction = (typeof previewWord)["deleted"] | (typeof pruneSkipWor
 
 /** A prune record (deleted, or skipped with its guard) in the preview's words; a skip that names no guard is refused. */
 export function pruneAction(record: Pick<ObjectRecord, "action" | "guard">): PruneAction {
-  if (record.action === "deleted") return previewWord.deleted;
+  // An orphan already being deleted goes with the merge as with a delete: the reason says what holds it.
+  if (isDeletion(record)) return previewWord.deleted;
   return record.guard ? pruneSkipWord[record.guard] : "refused";
 }
 

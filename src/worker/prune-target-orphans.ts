@@ -15,7 +15,7 @@ import { asksPrune, planTargetPrune } from "../plan/prune/plan-target-prune.ts";
 import { pruneOrphans } from "../remediate/prune/prune-orphans.ts";
 import { otherTargetsOf } from "../stages/scan/other-targets-of.ts";
 
-/** One record per orphan: the deleted ones (or failed deletes) first, then the skipped ones with why. */
+/** One record per orphan: the deleted ones (or failed deletes) first, those already being deleted, then the skipped ones with why. */
 export async function pruneTargetOrphans(params: {
   client: KubeClient;
   index: ResourceIndex;
@@ -47,5 +47,5 @@ export async function pruneTargetOrphans(params: {
     propagationPolicy: "Background",
     dryRun: false,
   });
-  return [...deleted, ...plan.skipped];
+  return [...deleted, ...plan.deleting, ...plan.skipped];
 }

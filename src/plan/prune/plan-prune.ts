@@ -1,6 +1,8 @@
 // Which orphans a prune deletes, and why it refuses each one it does not. Pure:
 // it decides on the objects as the scan read them; the prune then checks each
 // is still that object (uid, resourceVersion) before deleting it.
+// An orphan the scan read already marked for deletion (a deletionTimestamp: a finalizer holds it) is going
+// whatever prune decides: it is set aside as `deleting`, not deleted again and not counted in the share.
 // Guards, strongest first (the first that holds is the reason given):
 //   1. prune was asked for (--prune);
 //   2. the tracking selector names the target's objects (has a k=v or k requirement);
@@ -31,6 +33,7 @@ import type { KubeObject } from "../../model/types.ts";
 import { applyStage, definedKind, isCustomResourceDefinition, isNamespace } from "../revert/apply-stage.ts";
 import { objectRulePrune } from "./object-rule-prune.ts";
 import { declaredBy, declaredReason, type OtherTargets, unknownReason } from "./other-targets.ts";
+import { pendingReason } from "./pending-reason.ts";
 import { pruneOptOut } from "./prune-opt-out.ts";
 
 export interface PrunePlan {
@@ -38,6 +41,8 @@ export interface PrunePlan {
   deletions: KubeObject[];
   /** Orphans left alone, each with its guard and reason. */
   skipped: ObjectRecord[];
+  /** Orphans already being deleted (held by a finalizer): not deleted again, reported `deleting` with what holds them. */
+  deleting: ObjectRecord[];
 }
 
 export function planPrune(params: {
@@ -60,9 +65,10 @@ export function planPrune(params: {
   const skipped: ObjectRecord[] = [];
   const skip = (object: KubeObject, guard: PruneGuard, reason: string) =>
     skipped.push({ ...refOf(object), action: "skipped", guard, reason });
+  const deleting: ObjectRecord[] = [];
   const skipAll = (guard: PruneGuard, reason: string): PrunePlan => {
     for (const o of orphans) skip(o, guard, reason);
-    return { deletions: [], skipped };
+    return { deletions: [], skipped, deleting };
   };
 
   if (!params.requested) return skipAll("not-requested", "prune not requested");
@@ -79,11 +85,16 @@ export function planPrune(params: {
   const namespacesInUse = new Set(desired.map((o) => o.metadata.namespace).filter(Boolean));
   const kindsInUse = new Set(desired.map((o) => `${groupOf(o.apiVersion)}/${o.kind}`));
   const candidates: KubeObject[] = [];
-  let declaredElsewhere = 0;
+  let notCounted = 0;
   for (const object of orphans) {
+    if (object.metadata.deletionTimestamp) {
+      notCounted += 1;
+      deleting.push({ ...refOf(object), action: "deleting", reason: pendingReason(object, { already: true }) });
+      continue;
+    }
     const declarers = declaredBy(params.otherTargets, object);
     if (declarers.length > 0) {
-      declaredElsewhere += 1;
+      notCounted += 1;
       skip(object, "declared-elsewhere", declaredReason(declarers));
       continue;
     }
@@ -120,22 +131,22 @@ export function planPrune(params: {
   if (candidates.length > 0 && params.otherTargets.unknown.length > 0) {
     const reason = unknownReason(params.otherTargets.unknown);
     for (const object of candidates) skip(object, "others-unknown", reason);
-    return { deletions: [], skipped };
+    return { deletions: [], skipped, deleting };
   }
-  const tracked = desired.length + orphans.length - declaredElsewhere;
+  const tracked = desired.length + orphans.length - notCounted;
   const percent = (candidates.length / tracked) * 100;
   if (!params.force && percent > params.maxPrunePercent) {
     const share = `${candidates.length} of ${tracked} tracked objects (${Math.round(percent)}%)`;
     const reason = `pruning ${share} is more than maxPrunePercent ${params.maxPrunePercent}%; --force-prune prunes them anyway`;
     for (const object of candidates) skip(object, "max-percent", reason);
-    return { deletions: [], skipped };
+    return { deletions: [], skipped, deleting };
   }
   // Namespaced objects first, Namespaces and CRDs last: what holds other objects goes after them.
   const deletions = candidates
     .map((object, order) => ({ object, order }))
     .sort((a, b) => applyStage(b.object) - applyStage(a.object) || a.order - b.order)
     .map((c) => c.object);
-  return { deletions, skipped };
+  return { deletions, skipped, deleting };
 }
 
 /** Why a skipped document holds every prune back, naming the first one. */

@@ -40,7 +40,7 @@ export function planTargetPrune(params: {
       guard: "not-requested",
       reason: settingOf(o) === "preview" ? "prune is preview: listed only" : "prune is off: listed only",
     }));
-  if (asked.length === 0) return { deletions: [], skipped: listed };
+  if (asked.length === 0) return { deletions: [], skipped: listed, deleting: [] };
   const plan = planPrune({
     orphans: asked,
     desired: params.desired,
@@ -52,5 +52,5 @@ export function planTargetPrune(params: {
     skippedDocuments: params.skippedDocuments,
     otherTargets: params.otherTargets,
   });
-  return { deletions: plan.deletions, skipped: [...plan.skipped, ...listed] };
+  return { deletions: plan.deletions, skipped: [...plan.skipped, ...listed], deleting: plan.deleting };
 }

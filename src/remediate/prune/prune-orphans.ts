@@ -8,7 +8,8 @@
 // for deletion but still holds (a finalizer nothing has removed yet,
 // foregroundDeletion while its dependents go, a Namespace being emptied) is
 // `deleting`, naming what holds it, and one already marked when it is read is
-// not deleted again (a DELETE of it changes nothing): it is `deleting` too.
+// not deleted again (a DELETE of it changes nothing): it is `deleting` too
+// (the plan sets aside those the scan saw marked; this catches one marked since).
 
 import { deleteObject, type PropagationPolicy } from "../../live/delete-object.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
@@ -17,8 +18,8 @@ import type { KubeClient } from "../../live/kube-client.ts";
 import type { ObjectRecord } from "../../model/change-set.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
+import { pendingReason } from "../../plan/prune/pending-reason.ts";
 import { asApiError } from "../revert/revert-error.ts";
-import { pendingReason } from "./pending-reason.ts";
 
 export async function pruneOrphans(params: {
   client: KubeClient;

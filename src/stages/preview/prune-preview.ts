@@ -22,6 +22,7 @@ export async function prunePreview(scan: ScanResult, target: TargetConfig): Prom
   const plan = planTargetPrune({ orphans, desired, target, skippedDocuments: scan.skipped, otherTargets });
   return [
     ...plan.deletions.map((o): PrunePreview => ({ ...refOf(o), action: pruneAction({ action: "deleted" }) })),
+    ...plan.deleting.map(pruneEntry),
     ...plan.skipped.map(pruneEntry),
   ];
 }

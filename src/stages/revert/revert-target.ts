@@ -126,7 +126,7 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
     revision: scan.report.revision,
     dryRun,
     wait: params.wait,
-    resources: [...entries.map((e) => e.record), ...deleted, ...prune.skipped],
+    resources: [...entries.map((e) => e.record), ...deleted, ...prune.deleting, ...prune.skipped],
     problems: scan.report.problems,
     stats: { requests: client.requests, durationMs: Math.round(performance.now() - started) },
     ...(signal?.aborted ? { interrupted: true as const } : {}),

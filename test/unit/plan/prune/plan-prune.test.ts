@@ -363,3 +363,38 @@ describe("objects another target of the repository declares", () => {
     expect(guards(p)).toEqual([["api-config", "declared-elsewhere"]]);
   });
 });
+
+describe("an orphan already being deleted", () => {
+  it("is not deleted again: reported deleting, with what holds it, and not counted in the share", () => {
+    const held = object("ConfigMap", "held", {
+      deletionTimestamp: "2026-12-06T05:00:00Z",
+      finalizers: ["example.com/hold"],
+    });
+    // 1 deletable orphan of 9 desired + 1 is 10%, within maxPrunePercent 10; were the held one a candidate too,
+    // 2 of 11 (18%) would be refused.
+    const p = planPrune({
+      orphans: [held, object("ConfigMap", "old")],
+      desired,
+      selector,
+      requested: true,
+      force: false,
+      maxPrunePercent: 10,
+      rules: [],
+      skippedDocuments: [],
+      otherTargets: noOtherTargets,
+    });
+    expect(p.deletions.map((o) => o.metadata.name)).toEqual(["old"]);
+    expect(p.skipped).toEqual([]);
+    expect(p.deleting).toEqual([
+      {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        namespace: "shop",
+        name: "held",
+        action: "deleting",
+        reason:
+          "already being deleted since 2026-12-06T05:00:00Z, not deleted again: finalizer example.com/hold holds it until its controller removes it",
+      },
+    ]);
+  });
+});
