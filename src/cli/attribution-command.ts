@@ -57,7 +57,7 @@ export async function attributionCommand(argv: string[]): Promise<number> {
       dryRun: false,
     });
     process.stdout.write(
-      result === "gone"
+      result.outcome === "gone"
         ? `validatingwebhookconfiguration ${name}: not installed\n`
         : `validatingwebhookconfiguration ${name} deleted\n`,
     );

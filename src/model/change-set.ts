@@ -12,11 +12,27 @@ import type { DeclaredStatus, ScanProblem } from "./types.ts";
 
 /**
  * What happened to an object (or would). created, configured, unchanged: an apply of a declared object;
- * deleted: a prune; skipped: left alone on purpose (a prune guard, an object not compared); failed: the API server refused it.
+ * deleted: a prune, and the object is gone; deleting: a prune the server accepted whose object still exists, marked
+ * for deletion and held by its finalizers (or its grace period) until they are done, so it is not called deleted
+ * while it is there; skipped: left alone on purpose (a prune guard, an object not compared); failed: the API server
+ * refused it.
  */
-export type Action = "created" | "configured" | "unchanged" | "deleted" | "skipped" | "failed";
+export type Action = "created" | "configured" | "unchanged" | "deleted" | "deleting" | "skipped" | "failed";
 
-export const actions: readonly Action[] = ["created", "configured", "unchanged", "deleted", "skipped", "failed"];
+export const actions: readonly Action[] = [
+  "created",
+  "configured",
+  "unchanged",
+  "deleted",
+  "deleting",
+  "skipped",
+  "failed",
+];
+
+/** A prune the server accepted: the object is gone, or going (deleting). */
+export function isDeletion(record: Pick<ObjectRecord, "action">): boolean {
+  return record.action === "deleted" || record.action === "deleting";
+}
 
 /** What applying Git does to a declared object, by what the scan found of it (an orphan goes to prune: deleted or skipped). */
 export const applyAction = {
@@ -35,7 +51,11 @@ export type PruneGuard =
   | "selector"
   | "kind"
   | "in-use"
-  | "max-percent";
+  | "max-percent"
+  /** Another target of the repository declares the object: it is no orphan of the repository. */
+  | "declared-elsewhere"
+  /** Another target could not be rendered, so what it declares is unknown. */
+  | "others-unknown";
 
 /** A field another manager owns, which an apply without force will not take. */
 export interface FieldConflict {

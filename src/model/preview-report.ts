@@ -4,7 +4,7 @@
 // cluster, head and base, and consumed only by the renderers (src/report/preview).
 // Values are masked as in every drift report: a Secret's data never appears.
 
-import { type Action, applyAction, type ObjectRecord, type PruneGuard } from "./change-set.ts";
+import { type Action, applyAction, isDeletion, type ObjectRecord, type PruneGuard } from "./change-set.ts";
 import type { Change, DeclaredStatus, DriftReport, KubeObject, ScanProblem, ScanStats, Source } from "./types.ts";
 
 /**
@@ -61,8 +61,10 @@ export interface PreviewResource {
 /**
  * The preview's words for a prune's skipped action, by the guard that held the orphan back:
  *   orphan:  left running, untracked (prune false or preview for the target or a rule);
- *   keep:    left running because it opts out (its annotation or label), is not tracked, or the target still uses it;
- *   refused: prune is true but a guard stops it (an empty render, over maxPrunePercent, a Namespace or CRD).
+ *   keep:    left running because it opts out (its annotation or label), is not tracked, the target still uses it,
+ *            or another target of the repository declares it;
+ *   refused: prune is true but a guard stops it (an empty render, over maxPrunePercent, a Namespace or CRD,
+ *            another target that does not render).
  */
 export const pruneSkipWord = {
   "not-requested": "orphan",
@@ -74,6 +76,8 @@ export const pruneSkipWord = {
   selector: "refused",
   kind: "refused",
   "max-percent": "refused",
+  "declared-elsewhere": "keep",
+  "others-unknown": "refused",
 } as const satisfies Record<PruneGuard, string>;
 
 /** What the merge does to a live object of the target's tracking set that head no longer declares (delete: prune is true and every guard passes). */
@@ -81,7 +85,8 @@ export type PruneAction = (typeof previewWord)["deleted"] | (typeof pruneSkipWor
 
 /** A prune record (deleted, or skipped with its guard) in the preview's words; a skip that names no guard is refused. */
 export function pruneAction(record: Pick<ObjectRecord, "action" | "guard">): PruneAction {
-  if (record.action === "deleted") return previewWord.deleted;
+  // An orphan already being deleted goes with the merge as with a delete: the reason says what holds it.
+  if (isDeletion(record)) return previewWord.deleted;
   return record.guard ? pruneSkipWord[record.guard] : "refused";
 }
 

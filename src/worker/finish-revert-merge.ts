@@ -3,6 +3,7 @@
 
 import type { GitHubClient } from "../github/github-client.ts";
 import { ensureRevertMergeComment } from "../github/revert-merge-comment.ts";
+import { isDeletion } from "../model/change-set.ts";
 import { objectLabel } from "../model/object-label.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import { type RevertMergeOutcome, revertMergeComment } from "../report/app/revert-merge-body.ts";
@@ -53,11 +54,11 @@ export async function finishRevertMerge(params: {
     target: job.target,
     body: revertMergeComment(outcome),
   });
-  const deleted = outcome.pruned.filter((r) => r.action === "deleted");
+  const deleted = outcome.pruned.filter(isDeletion);
   const applied = [...outcome.applied, ...deleted].map((r) => `${r.action} ${objectLabel(r)}`);
   const skipped = [
     ...outcome.held.map((h) => objectLabel(h.object)),
-    ...outcome.pruned.filter((r) => r.action !== "deleted").map(objectLabel),
+    ...outcome.pruned.filter((r) => !isDeletion(r)).map(objectLabel),
   ];
   await recordAudit({
     queues: deps.queues,

@@ -80,6 +80,8 @@ export async function healDrift(params: {
     client: scan.client,
     index: scan.index,
     target,
+    repoDir: scan.repoDir,
+    config: scan.config,
     desired: scan.desired.map((d) => d.object),
     skippedDocuments: scan.skipped,
     orphans: plan.orphans,

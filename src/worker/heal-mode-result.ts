@@ -1,7 +1,7 @@
 // What a heal did, for the scan to audit and to say in its check run: one
 // entry per healed, unhealed, fought and pruned (or refused) object, and the
 // check run's lines about them.
-import type { ObjectRecord } from "../model/change-set.ts";
+import { isDeletion, type ObjectRecord } from "../model/change-set.ts";
 import { objectLabel } from "../model/object-label.ts";
 import { refOf } from "../model/ref-of.ts";
 import type { FightIgnorePr, FoughtObject, HealedObject } from "../report/app/heal-sections.ts";
@@ -48,17 +48,20 @@ export function healModeResult(params: {
       managers: ignore.managers,
     });
   }
-  const deleted = pruned.filter((r) => r.action === "deleted");
-  const kept = pruned.filter((r) => r.action !== "deleted");
+  const deleted = pruned.filter(isDeletion);
+  const kept = pruned.filter((r) => !isDeletion(r));
   for (const r of deleted) {
-    done.push({ event: "prune", summary: `pruned ${objectLabel(r)}`, objects: [objectLabel(r)] });
+    const summary = r.action === "deleting" ? `pruned ${objectLabel(r)} (still deleting)` : `pruned ${objectLabel(r)}`;
+    done.push({ event: "prune", summary, objects: [objectLabel(r)] });
   }
   for (const r of kept.filter((k) => k.action === "failed" || k.guard !== "not-requested")) {
     done.push({ event: "prune-refused", summary: `did not prune ${objectLabel(r)}`, objects: [objectLabel(r)] });
   }
   const lines: string[] = [];
   if (deleted.length > 0)
-    lines.push(`Pruned ${deleted.length} orphan(s): ${deleted.map((r) => objectLabel(r)).join(", ")}.`);
+    lines.push(
+      `Pruned ${deleted.length} orphan(s): ${deleted.map((r) => `${objectLabel(r)}${r.action === "deleting" ? " (still deleting)" : ""}`).join(", ")}.`,
+    );
   if (kept.length > 0)
     lines.push(`Not pruned: ${kept.map((r) => `${objectLabel(r)} (${r.reason ?? r.action})`).join("; ")}.`);
   if (ok.length > 0)

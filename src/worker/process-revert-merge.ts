@@ -71,6 +71,8 @@ export async function processRevertMerge(params: {
     client: scan.client,
     index,
     target,
+    repoDir: scan.repoDir,
+    config: scan.config,
     desired: scan.desired.map((d) => d.object),
     skippedDocuments: scan.skipped,
     orphans: plan.orphans.filter((o) => drift.prune.has(keyString(objectKey(o)))),

@@ -6,6 +6,7 @@
 // and past maxPrunePercent refuses; /metrics counts the prune and the refusal
 // under the target's labels.
 import { afterEach, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { enqueueScan } from "../../src/queue/enqueue-scan.ts";
 import { readAudit } from "../../src/state/audit-log.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
@@ -118,6 +119,34 @@ describe("per-object rules", () => {
 });
 
 describe("prune in heal", () => {
+  it("keeps an object another target of the repository declares, naming it, and prunes the real stray", async () => {
+    // The scenario's config is replaced below by one with both targets.
+    s = scenario({ files: { "manifests/config.yaml": configMaps } });
+    const api = `${s.target}-api`;
+    const own = { name: s.target, cluster: "test", path: "manifests", namespace: s.namespace };
+    const targets = [
+      { ...own, mode: "heal", prune: true, maxPrunePercent: 50 },
+      { name: api, cluster: "test", path: "api", namespace: s.namespace },
+    ];
+    s.write({
+      ".github/undrift.yml": stringify({ targets }),
+      "api/shared.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\ndata:\n  LEVEL: info\n",
+    });
+    await s.applyGit();
+    // The other target's object, carrying this target's label too: the two tracking selectors overlap on it.
+    await stray(s, "shared");
+    await stray(s, "stray");
+    const { gh, done } = await scanOnce(s);
+    expect(done?.returnvalue).toMatchObject({
+      outcome: "scanned",
+      actions: expect.arrayContaining([`pruned v1 ConfigMap ${s.namespace}/stray`]),
+    });
+    expect(await exists(s.namespace, "shared")).toBe(true);
+    expect(await exists(s.namespace, "stray")).toBe(false);
+    const body = gh.state.issues[0]?.body ?? "";
+    expect(body).toContain(`- \`v1 ConfigMap ${s.namespace}/shared\`: target ${api} declares it`);
+  });
+
   it("deletes a tracked stray object when the target's prune is true", async () => {
     s = scenario({ files: { "manifests/config.yaml": configMaps }, target: { mode: "heal", prune: true } });
     await s.applyGit();

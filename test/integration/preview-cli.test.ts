@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { PreviewReport } from "../../src/model/preview-report.ts";
 import { previewReportSchema } from "../../src/report/preview/preview-json-schema.ts";
-import { clusterWhereOf, kubeconfigPath } from "../helpers/cluster.ts";
+import { clusterWhereOf, kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
 import { webDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
@@ -54,7 +54,8 @@ async function git(s: Scenario, ...args: string[]): Promise<string> {
 /** A repository whose `main` holds `files`, applied to the cluster, with the head commit on branch `change`. */
 async function pullRequest(params: {
   base: Record<string, string>;
-  head: Record<string, string | null>;
+  /** Head's files (null: removed), or a function of the scenario for files that name its target or namespace. */
+  head: Record<string, string | null> | ((s: Scenario) => Record<string, string | null>);
   target?: Record<string, unknown>;
 }): Promise<Scenario> {
   const s = scenario({ files: params.base, target: params.target });
@@ -65,7 +66,8 @@ async function pullRequest(params: {
   await s.applyGit();
   await git(s, "checkout", "-q", "-b", "change");
   const writes: Record<string, string> = {};
-  for (const [path, text] of Object.entries(params.head)) {
+  const head = typeof params.head === "function" ? params.head(s) : params.head;
+  for (const [path, text] of Object.entries(head)) {
     if (text === null) await git(s, "rm", "-q", path);
     else writes[path] = text;
   }
@@ -198,6 +200,46 @@ describe("undrift preview", () => {
     });
     expect(report.summary).toMatchObject({ prune: 1, keep: 1, change: 0, create: 0 });
     await kubectl(["get", "configmap", "a", "-n", s.namespace]);
+  });
+
+  it("keeps an object the PR moves to another target of the repository, naming that target", async () => {
+    const api = uniqueName("api");
+    const s = await pullRequest({
+      target: { prune: true },
+      base: {
+        "manifests/web.yaml": webDeployment,
+        "manifests/a.yaml": configMap("a"),
+        "manifests/b.yaml": configMap("b"),
+        "manifests/c.yaml": configMap("c"),
+        "manifests/d.yaml": configMap("d"),
+      },
+      head: (s) => ({
+        "manifests/a.yaml": null,
+        "api/a.yaml": configMap("a"),
+        ".github/undrift.yml": stringify({
+          targets: [
+            { name: s.target, cluster: "test", path: "manifests", namespace: s.namespace, prune: true },
+            { name: api, cluster: "test", path: "api", namespace: s.namespace },
+          ],
+        }),
+      }),
+    });
+    const { code, report } = await previewJson(s);
+    expect(report.prune).toEqual([
+      {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        namespace: s.namespace,
+        name: "a",
+        action: "keep",
+        guard: "declared-elsewhere",
+        reason: `target ${api} declares it`,
+      },
+    ]);
+    expect(report.summary).toMatchObject({ prune: 0, keep: 1 });
+    expect(code).toBe(0);
+    const markdown = await preview(s, "markdown");
+    expect(markdown.stdout).toContain(`target ${api} declares it`);
   });
 
   it("shows a prune of a target emptied by the PR as refused, with why", async () => {

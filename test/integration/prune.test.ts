@@ -3,7 +3,7 @@
 // target, Namespaces); a dry run deletes nothing. The cluster runs the namespace
 // controller and the garbage collector, so deletes finish as they do in production.
 import { afterEach, describe, expect, it } from "vitest";
-import type { ObjectRecord, RevertResult } from "../../src/model/change-set.ts";
+import { isDeletion, type ObjectRecord, type RevertResult } from "../../src/model/change-set.ts";
 import { kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
@@ -44,7 +44,7 @@ async function revert(s: Scenario, extra: string[]): Promise<{ code: number; res
 }
 
 const pruneRecords = (result: RevertResult) =>
-  result.resources.filter((r) => r.action === "deleted" || r.guard !== undefined || r.action === "failed");
+  result.resources.filter((r) => isDeletion(r) || r.guard !== undefined || r.action === "failed");
 
 const exists = async (s: Scenario, name: string) =>
   kubectl(["-n", s.namespace, "get", "configmap", name, "-o", "name"]).then(
@@ -177,7 +177,13 @@ describe("undrift revert --prune", () => {
 
     const forced = await revert(s, ["--prune", "--force-prune"]);
     expect(forced.code).toBe(0);
-    expect(only(pruneRecords(forced.result))).toMatchObject({ kind: "Namespace", name: namespace, action: "deleted" });
+    // Terminating until the namespace controller has emptied it: deleting, not yet deleted.
+    expect(only(pruneRecords(forced.result))).toMatchObject({
+      kind: "Namespace",
+      name: namespace,
+      action: "deleting",
+      reason: "deletion pending: the Namespace is terminating (everything in it is deleted first)",
+    });
     // The namespace controller empties it and the Namespace goes, as in any cluster.
     await eventually("the pruned Namespace to finish terminating", async () =>
       kubectl(["get", "namespace", namespace, "-o", "name"]).then(
@@ -229,6 +235,66 @@ describe("undrift revert --prune", () => {
       '[{"op":"remove","path":"/metadata/finalizers"}]',
     ]);
     await eventually("the owner to go after its dependent", async () => ((await exists(s, "old")) ? undefined : true));
+  });
+
+  it("reports an orphan a finalizer holds as deleting, not deleted, on every revert until it is gone", async () => {
+    const s = await applied();
+    const hold = "example.com/hold";
+    await kubectl(
+      ["create", "-f", "-"],
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: {
+          name: "held",
+          namespace: s.namespace,
+          labels: { "undrift.dev/target": s.target },
+          finalizers: [hold],
+        },
+      }),
+    );
+    const release = () =>
+      kubectl([
+        "-n",
+        s.namespace,
+        "patch",
+        "configmap",
+        "held",
+        "--type=json",
+        "-p",
+        '[{"op":"remove","path":"/metadata/finalizers"}]',
+      ]);
+    try {
+      const dry = await revert(s, ["--prune", "--dry-run"]);
+      expect(only(pruneRecords(dry.result))).toMatchObject({
+        name: "held",
+        action: "deleting",
+        reason: `deletion pending: finalizer ${hold} holds it until its controller removes it`,
+      });
+
+      const first = await revert(s, ["--prune"]);
+      expect(first.code).toBe(0);
+      expect(only(pruneRecords(first.result))).toMatchObject({
+        name: "held",
+        action: "deleting",
+        reason: `deletion pending: finalizer ${hold} holds it until its controller removes it`,
+      });
+      expect(first.result.summary).toMatchObject({ deleted: 0, deleting: 1 });
+      const marked = JSON.parse(await kubectl(["-n", s.namespace, "get", "configmap", "held", "-o", "json"]));
+      expect(marked.metadata.deletionTimestamp).toBeDefined();
+
+      // Still there on the next revert: marked already, so it is not deleted again, and still not called deleted.
+      const second = await revert(s, ["--prune"]);
+      expect(second.code).toBe(0);
+      expect(only(pruneRecords(second.result))).toMatchObject({
+        name: "held",
+        action: "deleting",
+        reason: `already being deleted since ${marked.metadata.deletionTimestamp}, not deleted again: finalizer ${hold} holds it until its controller removes it`,
+      });
+    } finally {
+      await release().catch(() => undefined);
+    }
+    await eventually("the released orphan to go", async () => ((await exists(s, "held")) ? undefined : true));
   });
 
   it("deletes nothing in a dry run, and records what the real run does", async () => {

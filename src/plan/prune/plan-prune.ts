@@ -1,17 +1,22 @@
 // Which orphans a prune deletes, and why it refuses each one it does not. Pure:
 // it decides on the objects as the scan read them; the prune then checks each
 // is still that object (uid, resourceVersion) before deleting it.
+// An orphan the scan read already marked for deletion (a deletionTimestamp: a finalizer holds it) is going
+// whatever prune decides: it is set aside as `deleting`, not deleted again and not counted in the share.
 // Guards, strongest first (the first that holds is the reason given):
 //   1. prune was asked for (--prune);
 //   2. the tracking selector names the target's objects (has a k=v or k requirement);
 //   3. the render skipped no document: a typo (`metdata:`) drops the document that
 //      declares an object, which then looks like an orphan; never overridden, not even by --force-prune;
 //   4. the render is not empty: an empty render looks like "delete everything";
-//   5. the object carries the tracking label;
-//   6. it is not opted out (labels, annotations, or a rule of the target with prune false or preview);
-//   7. it is not in use by the target (a Namespace its objects live in, a CRD of its custom resources);
-//   8. Namespaces and CRDs only with --force-prune: deleting one deletes everything in it;
-//   9. at most maxPrunePercent of the tracked objects (desired + orphans) at once, unless --force-prune.
+//   5. no other target of the repository declares the object (tracking selectors can overlap): never overridden;
+//   6. the object carries the tracking label;
+//   7. it is not opted out (labels, annotations, or a rule of the target with prune false or preview);
+//   8. it is not in use by the target (a Namespace its objects live in, a CRD of its custom resources);
+//   9. Namespaces and CRDs only with --force-prune: deleting one deletes everything in it;
+//  10. every other target rendered, so what they declare is known: never overridden;
+//  11. at most maxPrunePercent of the tracked objects (desired + orphans) at once, unless --force-prune.
+//      Objects another target declares are not this target's, so they are not counted in its share either.
 //      Objects a controller owns (a Deployment's ReplicaSets) are neither orphans nor counted here:
 //      the scan leaves them out (drift/orphan-pairings.ts), and so does the planner, so a label on pod templates
 //      cannot dilute the share, and no caller can have one deleted.
@@ -27,6 +32,8 @@ import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
 import { applyStage, definedKind, isCustomResourceDefinition, isNamespace } from "../revert/apply-stage.ts";
 import { objectRulePrune } from "./object-rule-prune.ts";
+import { declaredBy, declaredReason, type OtherTargets, unknownReason } from "./other-targets.ts";
+import { pendingReason } from "./pending-reason.ts";
 import { pruneOptOut } from "./prune-opt-out.ts";
 
 export interface PrunePlan {
@@ -34,6 +41,8 @@ export interface PrunePlan {
   deletions: KubeObject[];
   /** Orphans left alone, each with its guard and reason. */
   skipped: ObjectRecord[];
+  /** Orphans already being deleted (held by a finalizer): not deleted again, reported `deleting` with what holds them. */
+  deleting: ObjectRecord[];
 }
 
 export function planPrune(params: {
@@ -46,6 +55,8 @@ export function planPrune(params: {
   rules: ObjectRule[];
   /** Documents the render skipped (or could not read): while there is one, nothing is pruned. */
   skippedDocuments: readonly SkippedDocument[];
+  /** What the repository's other targets declare: none of it is deleted, and while one is unknown nothing is. */
+  otherTargets: OtherTargets;
 }): PrunePlan {
   const { desired, selector } = params;
   // The scan leaves objects a controller owns out already (drift/orphan-pairings.ts); the planner does not rely
@@ -54,9 +65,10 @@ export function planPrune(params: {
   const skipped: ObjectRecord[] = [];
   const skip = (object: KubeObject, guard: PruneGuard, reason: string) =>
     skipped.push({ ...refOf(object), action: "skipped", guard, reason });
+  const deleting: ObjectRecord[] = [];
   const skipAll = (guard: PruneGuard, reason: string): PrunePlan => {
     for (const o of orphans) skip(o, guard, reason);
-    return { deletions: [], skipped };
+    return { deletions: [], skipped, deleting };
   };
 
   if (!params.requested) return skipAll("not-requested", "prune not requested");
@@ -73,7 +85,19 @@ export function planPrune(params: {
   const namespacesInUse = new Set(desired.map((o) => o.metadata.namespace).filter(Boolean));
   const kindsInUse = new Set(desired.map((o) => `${groupOf(o.apiVersion)}/${o.kind}`));
   const candidates: KubeObject[] = [];
+  let notCounted = 0;
   for (const object of orphans) {
+    if (object.metadata.deletionTimestamp) {
+      notCounted += 1;
+      deleting.push({ ...refOf(object), action: "deleting", reason: pendingReason(object, { already: true }) });
+      continue;
+    }
+    const declarers = declaredBy(params.otherTargets, object);
+    if (declarers.length > 0) {
+      notCounted += 1;
+      skip(object, "declared-elsewhere", declaredReason(declarers));
+      continue;
+    }
     if (!matchesSelector(object.metadata.labels, requirements)) {
       skip(object, "untracked", `it does not carry the tracking label (${selector})`);
       continue;
@@ -104,20 +128,25 @@ export function planPrune(params: {
     candidates.push(object);
   }
 
-  const tracked = desired.length + orphans.length;
+  if (candidates.length > 0 && params.otherTargets.unknown.length > 0) {
+    const reason = unknownReason(params.otherTargets.unknown);
+    for (const object of candidates) skip(object, "others-unknown", reason);
+    return { deletions: [], skipped, deleting };
+  }
+  const tracked = desired.length + orphans.length - notCounted;
   const percent = (candidates.length / tracked) * 100;
   if (!params.force && percent > params.maxPrunePercent) {
     const share = `${candidates.length} of ${tracked} tracked objects (${Math.round(percent)}%)`;
     const reason = `pruning ${share} is more than maxPrunePercent ${params.maxPrunePercent}%; --force-prune prunes them anyway`;
     for (const object of candidates) skip(object, "max-percent", reason);
-    return { deletions: [], skipped };
+    return { deletions: [], skipped, deleting };
   }
   // Namespaced objects first, Namespaces and CRDs last: what holds other objects goes after them.
   const deletions = candidates
     .map((object, order) => ({ object, order }))
     .sort((a, b) => applyStage(b.object) - applyStage(a.object) || a.order - b.order)
     .map((c) => c.object);
-  return { deletions, skipped };
+  return { deletions, skipped, deleting };
 }
 
 /** Why a skipped document holds every prune back, naming the first one. */

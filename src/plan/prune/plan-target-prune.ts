@@ -10,7 +10,13 @@ import type { ObjectRecord } from "../../model/change-set.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
 import { objectRulePrune } from "./object-rule-prune.ts";
+import type { OtherTargets } from "./other-targets.ts";
 import { type PrunePlan, planPrune } from "./plan-prune.ts";
+
+/** Whether any orphan's setting is true, so the prune will judge it (and needs the other targets' objects). */
+export function asksPrune(target: TargetConfig, orphans: KubeObject[]): boolean {
+  return orphans.some((o) => !controllerOf(o) && (objectRulePrune(target.rules, o)?.prune ?? target.prune) === true);
+}
 
 export function planTargetPrune(params: {
   orphans: KubeObject[];
@@ -18,6 +24,8 @@ export function planTargetPrune(params: {
   target: TargetConfig;
   /** Documents the render skipped: while there is one, nothing is pruned. */
   skippedDocuments: readonly SkippedDocument[];
+  /** What the repository's other targets declare: never pruned. */
+  otherTargets: OtherTargets;
 }): PrunePlan {
   const { target } = params;
   const settingOf = (o: KubeObject) => objectRulePrune(target.rules, o)?.prune ?? target.prune;
@@ -32,7 +40,7 @@ export function planTargetPrune(params: {
       guard: "not-requested",
       reason: settingOf(o) === "preview" ? "prune is preview: listed only" : "prune is off: listed only",
     }));
-  if (asked.length === 0) return { deletions: [], skipped: listed };
+  if (asked.length === 0) return { deletions: [], skipped: listed, deleting: [] };
   const plan = planPrune({
     orphans: asked,
     desired: params.desired,
@@ -42,6 +50,7 @@ export function planTargetPrune(params: {
     maxPrunePercent: target.maxPrunePercent,
     rules: target.rules,
     skippedDocuments: params.skippedDocuments,
+    otherTargets: params.otherTargets,
   });
-  return { deletions: plan.deletions, skipped: [...plan.skipped, ...listed] };
+  return { deletions: plan.deletions, skipped: [...plan.skipped, ...listed], deleting: plan.deleting };
 }

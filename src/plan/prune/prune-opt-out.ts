@@ -1,12 +1,29 @@
 // The ways an object says "never prune me": undrift's own marker and the ones
 // Flux and Argo CD users already put on objects, honoured so that moving to
-// undrift does not lose a protection someone set. Labels and annotations both
-// count (a label cannot carry Argo CD's `Prune=false`, so that form is only read
-// from annotations in practice).
+// undrift does not lose a protection someone set. Each is judged as the tool
+// that defined it judges it, and where undrift reads more, only ever towards
+// keeping the object (a kept object can still be deleted by hand; a deleted one
+// is gone):
+// - `kustomize.toolkit.fluxcd.io/prune: disabled` (and undrift's own
+//   `undrift.dev/prune: disabled`, modelled on it): fluxcd/pkg ssa's
+//   `AnyInMetadata` (ssa/utils/utils.go) reads labels and annotations and
+//   compares the value with `strings.EqualFold`, so `Disabled` counts. undrift
+//   also trims surrounding spaces, which Flux does not.
+// - `argocd.argoproj.io/sync-options: Prune=false`: gitops-engine's
+//   `resource.HasAnnotationOption` (pkg/sync/resource) reads annotations only,
+//   splits the value on commas, trims each item and compares it exactly. undrift
+//   splits and trims the same way but compares without letter case and reads
+//   labels too: `prune=False` is a person's clear wish to keep the object,
+//   and deleting it on a spelling would lose data Argo CD users meant to keep.
 import type { KubeObject } from "../../model/types.ts";
 
 const disabled = ["undrift.dev/prune", "kustomize.toolkit.fluxcd.io/prune"];
 const argoSyncOptions = "argocd.argoproj.io/sync-options";
+// Prune=confirm waits for a person in Argo CD, and undrift has no such step.
+const argoNoPrune = ["Prune=false", "Prune=confirm"];
+
+/** Go's strings.EqualFold for these ASCII words: upper case too, so the long s (ſ) folds to s as Go folds it. */
+const equalFold = (a: string, b: string) => a.toLowerCase() === b.toLowerCase() || a.toUpperCase() === b.toUpperCase();
 
 /** How the object opts out of pruning (`annotation undrift.dev/prune: disabled`), or undefined when it does not. */
 export function pruneOptOut(object: KubeObject): string | undefined {
@@ -16,11 +33,11 @@ export function pruneOptOut(object: KubeObject): string | undefined {
   ] as const;
   for (const [where, values] of maps) {
     for (const key of disabled) {
-      if (values?.[key]?.trim() === "disabled") return `${where} ${key}: disabled`;
+      const value = values?.[key]?.trim();
+      if (value !== undefined && equalFold(value, "disabled")) return `${where} ${key}: ${value}`;
     }
-    // Argo CD's sync options are a comma-separated list; Prune=confirm waits for a person in Argo CD, and undrift has no such step.
     const options = (values?.[argoSyncOptions] ?? "").split(",").map((o) => o.trim());
-    const option = options.find((o) => o === "Prune=false" || o === "Prune=confirm");
+    const option = options.find((o) => argoNoPrune.some((no) => equalFold(o, no)));
     if (option) return `${where} ${argoSyncOptions}: ${option}`;
   }
   return undefined;

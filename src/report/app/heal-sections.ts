@@ -6,7 +6,7 @@
 // there is none); then the orphans it pruned and those it left, with
 // why. Names, pointers and managers only: never a value.
 import { stringify } from "yaml";
-import type { Action, ObjectRecord } from "../../model/change-set.ts";
+import { type Action, isDeletion, type ObjectRecord } from "../../model/change-set.ts";
 import { groupOf } from "../../model/object-key.ts";
 import { objectLabel } from "../../model/object-label.ts";
 import { refOf } from "../../model/ref-of.ts";
@@ -93,11 +93,15 @@ export function healSections(params: {
 
 /** The orphans heal deleted, and those it left (a guard held them back, or prune is preview or false), with why. */
 export function pruneSections(records: ObjectRecord[]): string[] {
-  const deleted = records.filter((r) => r.action === "deleted");
-  const kept = records.filter((r) => r.action !== "deleted");
+  const deleted = records.filter(isDeletion);
+  const kept = records.filter((r) => !isDeletion(r));
   const sections: string[] = [];
   if (deleted.length > 0) {
-    const lines = deleted.map((r) => `- \`${objectLabel(r)}\`${r.reason ? ` (${r.reason})` : ""}`);
+    // An object still held by a finalizer says so: it is being deleted, not gone.
+    const lines = deleted.map(
+      (r) =>
+        `- \`${objectLabel(r)}\`${r.action === "deleting" ? " still deleting" : ""}${r.reason ? ` (${r.reason})` : ""}`,
+    );
     sections.push(["### Pruned", "", "undrift deleted these orphans in this scan:", "", ...lines].join("\n"));
   }
   if (kept.length > 0) {

@@ -3,7 +3,7 @@
 // what was held back or left unpruned and why. github/revert-merge-comment.ts
 // posts it, or edits the one it posted before.
 
-import type { ObjectRecord } from "../../model/change-set.ts";
+import { isDeletion, type ObjectRecord } from "../../model/change-set.ts";
 import { objectLabel } from "../../model/object-label.ts";
 import type { DriftReport } from "../../model/types.ts";
 import type { HeldBack } from "../../plan/approved-drift.ts";
@@ -69,8 +69,8 @@ export function revertMergeComment(outcome: RevertMergeOutcome): string {
   if (outcome.refused) return `**Nothing was applied** (${at}): ${outcome.refused}`;
   const ok = outcome.applied.filter(applied);
   const failed = outcome.applied.filter((r) => !applied(r));
-  const deleted = outcome.pruned.filter((r) => r.action === "deleted");
-  const kept = outcome.pruned.filter((r) => r.action !== "deleted");
+  const deleted = outcome.pruned.filter(isDeletion);
+  const kept = outcome.pruned.filter((r) => !isDeletion(r));
   const unhealthy = outcome.applied.filter((r) => r.health && r.health.status !== "healthy");
   return [
     `undrift applied this pull request's record (${at}).`,
@@ -85,7 +85,7 @@ export function revertMergeComment(outcome: RevertMergeOutcome): string {
     ),
     ...section(
       "**Pruned** (orphans this pull request approved)",
-      deleted.map((r) => `- \`${objectLabel(r)}\`: deleted${r.reason ? ` (${r.reason})` : ""}`),
+      deleted.map((r) => `- \`${objectLabel(r)}\`: ${r.action}${r.reason ? ` (${r.reason})` : ""}`),
     ),
     ...section("**Skipped**", [
       ...outcome.held.map((h) => {

@@ -20,6 +20,7 @@ const actionStyles: Record<Action, Style | undefined> = {
   configured: "green",
   unchanged: undefined,
   deleted: "red",
+  deleting: "red",
   skipped: "yellow",
   failed: "red",
 };

@@ -19,7 +19,7 @@ const recordSchema = z
     action: z
       .enum([firstAction!, ...otherActions])
       .describe(
-        "created, configured, unchanged: what the apply did to a declared object; deleted: pruned; skipped: left alone on purpose (reason, guard); failed: the API server refused it (reason).",
+        "created, configured, unchanged: what the apply did to a declared object; deleted: pruned, and gone; deleting: pruned, but still there, held by its finalizers or grace period (reason says what holds it); skipped: left alone on purpose (reason, guard); failed: the API server refused it (reason).",
       ),
     reason: z.string().optional().describe("Why it was skipped or failed, or a note on how it was done."),
     guard: z.enum(pruneGuards).optional().describe("For a skipped orphan: which prune guard held it back."),

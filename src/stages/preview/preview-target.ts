@@ -8,7 +8,8 @@
 //      defaults; in-sync objects are unchanged;
 //   3. the target's live objects head no longer declares go through the same
 //      prune decision the heal makes (rules, then the target's `prune`, then
-//      planPrune's guards), so "would be deleted" is what would really happen;
+//      planPrune's guards, with what the other targets at head declare), so
+//      "would be deleted" is what would really happen;
 //   4. scan base on the same cluster session (discovery and LISTs are shared):
 //      the drift the cluster already has, so reviewers know what the PR's base
 //      already differs in.
@@ -18,6 +19,7 @@ import { readRepoConfig } from "../../config/load-config.ts";
 import type { RepoConfig } from "../../config/schema.ts";
 import { RenderCache } from "../../desired/render-cache.ts";
 import { ClusterSession } from "../../live/cluster-session.ts";
+import type { PruneGuard } from "../../model/change-set.ts";
 import type { PreviewReport } from "../../model/preview-report.ts";
 import { pickTarget, scanResolvedTarget } from "../scan/scan-target.ts";
 import { noPreview } from "./no-preview.ts";
@@ -26,6 +28,9 @@ import { prunePreview } from "./prune-preview.ts";
 import { renderBase } from "./render-base.ts";
 import { renderSide } from "./render-side.ts";
 import { summarizePreview } from "./summarize-preview.ts";
+
+/** Guards that refuse the whole prune rather than one object: said once, as `pruneRefused`. */
+const wholePruneGuards = new Set<PruneGuard>(["empty-render", "max-percent", "selector", "others-unknown"]);
 
 export interface PreviewParams {
   /** Working tree of the pull request's head. */
@@ -96,8 +101,8 @@ export async function previewTarget(params: PreviewParams): Promise<PreviewRepor
 
   // 3. What merging would create, change and prune, and the counts.
   const { resources, dryRuns } = await previewResources(headScan, target, session);
-  const prune = prunePreview(headScan, target);
-  const refusal = prune.find((p) => p.guard === "empty-render" || p.guard === "max-percent" || p.guard === "selector");
+  const prune = await prunePreview(headScan, target);
+  const refusal = prune.find((p) => p.guard !== undefined && wholePruneGuards.has(p.guard));
   const summary = summarizePreview(resources, prune, baseScan);
   return {
     ...identity,

@@ -3,12 +3,16 @@
 // Orphans left because prune was not asked for were not asked for, and orphans
 // opted out of prune (an annotation, Flux's or Argo CD's opt-out, a rule) were
 // asked to stay: as in Flux, whose Kustomization is Ready with them left, a
-// revert with or without --prune exits 0 for them. Guards that refused a prune
+// revert with or without --prune exits 0 for them. So do orphans another target of
+// the repository declares: they are that target's objects, not something left undone. Guards that refused a prune
 // (an empty render, maxPrunePercent, a Namespace) are left undone: 1. Health that
 // was only reported, not waited for, is news rather than something left undone.
 // A revert stopped by Ctrl-C (or SIGTERM) exits 130, 128 + SIGINT, as shells and
 // CI runners expect of a command that was interrupted, after its report.
-import type { RevertResult } from "../../model/change-set.ts";
+import type { PruneGuard, RevertResult } from "../../model/change-set.ts";
+
+/** Orphans left on purpose: what they ask for is done. */
+const askedToStay = new Set<PruneGuard | undefined>(["not-requested", "opted-out", "declared-elsewhere"]);
 
 /** The code of an interrupted revert: 128 + 2 (SIGINT), whichever signal stopped it. */
 export const interruptedExitCode = 130;
@@ -18,7 +22,7 @@ export function revertExitCode(result: RevertResult): 0 | 1 | typeof interrupted
   const undone = result.resources.some(
     (r) =>
       r.action === "failed" ||
-      (r.action === "skipped" && r.guard !== "not-requested" && r.guard !== "opted-out") ||
+      (r.action === "skipped" && !askedToStay.has(r.guard)) ||
       (r.health?.waited === true && r.health.status !== "healthy"),
   );
   return undone ? 1 : 0;

@@ -3,7 +3,7 @@
 //   2. plan: drifted and missing objects in dependency order, in-sync ones untouched;
 //   3. apply stage by stage, people's hand-made fields taken over first, waiting for
 //      what later stages need (CRDs Established and served, Namespaces Active);
-//   4. prune the orphans the guards allow;
+//   4. prune the orphans the guards allow (never one another target of the repository declares);
 //   5. a health pass over the objects;
 //   6. the records and their counts.
 // With dryRun every write is its server-side dry-run twin and the records are the same.
@@ -31,6 +31,7 @@ import { type Action, actions, type ObjectRecord, type RevertResult, type WaitMo
 import type { OnProgress } from "../../model/progress.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
+import { noOtherTargets } from "../../plan/prune/other-targets.ts";
 import { planPrune } from "../../plan/prune/plan-prune.ts";
 import { planRevert } from "../../plan/revert/plan-revert.ts";
 import { respectedIgnoreRules } from "../../plan/revert/respect-ignored.ts";
@@ -38,6 +39,7 @@ import { checkHealth } from "../../remediate/health/check-health.ts";
 import { pruneOrphans } from "../../remediate/prune/prune-orphans.ts";
 import { applyPlan } from "../../remediate/revert/apply-plan.ts";
 import { recordHealth } from "../../remediate/revert/record-health.ts";
+import { otherTargetsOf } from "../scan/other-targets-of.ts";
 import { runScan } from "../scan/scan-target.ts";
 
 export interface RevertParams {
@@ -87,7 +89,11 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
     ...hooks,
   });
 
-  // 4. Prune.
+  // 4. Prune. The other targets are rendered only when something could be pruned.
+  const otherTargets =
+    params.prune && plan.orphans.length > 0
+      ? await otherTargetsOf({ repoDir: params.repoDir, config: scan.config, target, index: scan.index })
+      : noOtherTargets;
   const prune = planPrune({
     orphans: plan.orphans,
     desired: scan.desired.map((d) => d.object),
@@ -97,6 +103,7 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
     maxPrunePercent: target.maxPrunePercent,
     rules: target.rules,
     skippedDocuments: scan.skipped,
+    otherTargets,
   });
   if (prune.deletions.length > 0 && !signal?.aborted)
     onProgress?.({ step: "prune", total: prune.deletions.length, dryRun });
@@ -119,7 +126,7 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
     revision: scan.report.revision,
     dryRun,
     wait: params.wait,
-    resources: [...entries.map((e) => e.record), ...deleted, ...prune.skipped],
+    resources: [...entries.map((e) => e.record), ...deleted, ...prune.deleting, ...prune.skipped],
     problems: scan.report.problems,
     stats: { requests: client.requests, durationMs: Math.round(performance.now() - started) },
     ...(signal?.aborted ? { interrupted: true as const } : {}),

@@ -46,6 +46,8 @@ const declaredKind = (o: KubeObject) => `${splitApiVersion(o.apiVersion)[0]}/${o
 
 /** A scan with the state remediation needs: the target, desired objects, the live pairs, the client and discovery. */
 export interface ScanResult {
+  /** The tree the target was rendered from: what the repository's other targets declare is read from it too. */
+  repoDir: string;
   config: RepoConfig;
   target: TargetConfig;
   report: DriftReport;
@@ -194,6 +196,7 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
       : {}),
   };
   return {
+    repoDir: params.repoDir,
     config,
     target,
     report,

@@ -45,7 +45,7 @@ function revertResult(): RevertResult {
     revision: "0c5f3e1",
     dryRun: false,
     wait: "all",
-    summary: { created: 0, configured: 1, unchanged: 0, deleted: 0, skipped: 1, failed: 1 },
+    summary: { created: 0, configured: 1, unchanged: 0, deleted: 0, deleting: 0, skipped: 1, failed: 1 },
     resources,
     problems: [{ kind: "Secret", group: "", message: "cannot list secrets: Forbidden (403)" }],
     stats: { requests: 30, durationMs: 900 },

@@ -7,6 +7,7 @@ import type { SkippedDocument } from "../../../../src/desired/extract-objects.ts
 import { controllerOf, orphanPairings } from "../../../../src/drift/orphan-pairings.ts";
 import { keyString, objectKey } from "../../../../src/model/object-key.ts";
 import type { KubeObject } from "../../../../src/model/types.ts";
+import { declaredBy, type OtherTargets } from "../../../../src/plan/prune/other-targets.ts";
 import { planPrune } from "../../../../src/plan/prune/plan-prune.ts";
 import { planTargetPrune } from "../../../../src/plan/prune/plan-target-prune.ts";
 import { isCustomResourceDefinition, isNamespace } from "../../../../src/plan/revert/apply-stage.ts";
@@ -77,6 +78,19 @@ const aTarget = fc.record({
   requested: fc.boolean(),
   force: fc.boolean(),
   maxPrunePercent: fc.integer({ min: 0, max: 100 }),
+  // What the repository's other targets declare (objects of the same random pool, so they overlap the live
+  // ones), and whether one of them failed to render.
+  otherTargets: fc
+    .record({
+      declared: fc.array(anObject, { maxLength: 6 }),
+      unknown: fc.oneof(fc.constant([]), fc.constant([{ target: "web", reason: "kustomize build failed" }])),
+    })
+    .map(
+      ({ declared, unknown }): OtherTargets => ({
+        declared: new Map(declared.map((o) => [keyString(objectKey(o)), ["api"]])),
+        unknown,
+      }),
+    ),
 });
 
 /** The target's orphans as the scan finds them, and as a caller that forgot the scan's filter would pass them. */
@@ -97,7 +111,9 @@ describe("the prune planner on random targets", () => {
           const plan = planPrune({ ...t, orphans, selector, rules: [] });
           const { deletions } = plan;
           if (t.skippedDocuments.length > 0 || !t.requested || t.desired.length === 0) expect(deletions).toEqual([]);
+          if (t.otherTargets.unknown.length > 0) expect(deletions).toEqual([]);
           for (const o of deletions) {
+            expect(declaredBy(t.otherTargets, o)).toEqual([]);
             expect(orphans).toContain(o);
             expect(controllerOf(o)).toBeUndefined();
             expect(o.metadata.labels?.["undrift.dev/target"]).toBe("shop");
@@ -129,7 +145,9 @@ describe("the prune planner on random targets", () => {
         const { unfiltered } = orphansOf(t.desired, t.live);
         const { deletions, skipped } = planTargetPrune({ ...t, orphans: unfiltered, target });
         if (t.skippedDocuments.length > 0 || prune !== true || t.desired.length === 0) expect(deletions).toEqual([]);
+        if (t.otherTargets.unknown.length > 0) expect(deletions).toEqual([]);
         for (const o of deletions) {
+          expect(declaredBy(t.otherTargets, o)).toEqual([]);
           expect(controllerOf(o)).toBeUndefined();
           expect(isNamespace(o) || isCustomResourceDefinition(o)).toBe(false);
         }

@@ -3,6 +3,7 @@ import type { ObjectRule } from "../../../../src/config/schema.ts";
 import { targetSchema } from "../../../../src/config/target-schema.ts";
 import type { SkippedDocument } from "../../../../src/desired/extract-objects.ts";
 import type { KubeObject } from "../../../../src/model/types.ts";
+import { noOtherTargets, type OtherTargets } from "../../../../src/plan/prune/other-targets.ts";
 import { planPrune } from "../../../../src/plan/prune/plan-prune.ts";
 import { planTargetPrune } from "../../../../src/plan/prune/plan-target-prune.ts";
 import { pruneOptOut } from "../../../../src/plan/prune/prune-opt-out.ts";
@@ -32,6 +33,7 @@ function plan(
     rules?: ObjectRule[];
     desired?: KubeObject[];
     skippedDocuments?: SkippedDocument[];
+    otherTargets?: OtherTargets;
   } = {},
 ) {
   return planPrune({
@@ -43,6 +45,7 @@ function plan(
     maxPrunePercent: 30,
     rules: options.rules ?? [],
     skippedDocuments: options.skippedDocuments ?? [],
+    otherTargets: options.otherTargets ?? noOtherTargets,
   });
 }
 
@@ -183,6 +186,7 @@ describe("which orphans a prune deletes", () => {
       maxPrunePercent: 100,
       rules: [],
       skippedDocuments: [],
+      otherTargets: noOtherTargets,
     });
     expect(guards(p)).toEqual([["a", "selector"]]);
   });
@@ -221,6 +225,36 @@ describe("prune opt-outs", () => {
     ).toBe("annotation argocd.argoproj.io/sync-options: Prune=confirm");
   });
 
+  it("honours an opt-out whatever its letter case, on labels and annotations, as Flux does", () => {
+    const cases: [Partial<KubeObject["metadata"]>, string][] = [
+      [{ annotations: { "undrift.dev/prune": "Disabled" } }, "annotation undrift.dev/prune: Disabled"],
+      [{ labels: { ...tracked, "undrift.dev/prune": "DISABLED" } }, "label undrift.dev/prune: DISABLED"],
+      [
+        { annotations: { "kustomize.toolkit.fluxcd.io/prune": "Disabled" } },
+        "annotation kustomize.toolkit.fluxcd.io/prune: Disabled",
+      ],
+      [
+        { labels: { ...tracked, "kustomize.toolkit.fluxcd.io/prune": "disAbled" } },
+        "label kustomize.toolkit.fluxcd.io/prune: disAbled",
+      ],
+      [
+        { annotations: { "argocd.argoproj.io/sync-options": "ServerSideApply=true, prune=False" } },
+        "annotation argocd.argoproj.io/sync-options: prune=False",
+      ],
+      [
+        { labels: { ...tracked, "argocd.argoproj.io/sync-options": "PRUNE=CONFIRM" } },
+        "label argocd.argoproj.io/sync-options: PRUNE=CONFIRM",
+      ],
+    ];
+    for (const [meta, says] of cases) {
+      const orphan = object("ConfigMap", "a", meta);
+      expect(pruneOptOut(orphan)).toBe(says);
+      const p = plan([orphan]);
+      expect(p.deletions).toEqual([]);
+      expect(p.skipped[0]).toMatchObject({ guard: "opted-out", reason: `opted out by ${says}` });
+    }
+  });
+
   it("does not read other values as opt-outs", () => {
     expect(
       pruneOptOut(
@@ -236,14 +270,131 @@ describe("a target's own prune (heal, a merged revert pull request, a preview)",
   it("refuses every orphan its prune would delete while the render skipped a document", () => {
     const target = targetSchema.parse({ name: "shop", cluster: "prod-eu", path: "apps/shop", prune: true });
     const skippedDocuments = [{ file: "apps/shop/notes.yaml", document: 0, reason: "not a Kubernetes object" }];
-    const p = planTargetPrune({ orphans: [object("ConfigMap", "old")], desired, target, skippedDocuments });
+    const otherTargets = noOtherTargets;
+    const p = planTargetPrune({
+      orphans: [object("ConfigMap", "old")],
+      desired,
+      target,
+      skippedDocuments,
+      otherTargets,
+    });
     expect(p.deletions).toEqual([]);
     expect(p.skipped.map((s) => [s.name, s.guard])).toEqual([["old", "skipped-documents"]]);
     expect(p.skipped[0]?.reason).toMatch(
       /^the render skipped apps\/shop\/notes.yaml document 1 \(not a Kubernetes object\); /,
     );
     expect(
-      planTargetPrune({ orphans: [object("ConfigMap", "old")], desired, target, skippedDocuments: [] }).deletions,
+      planTargetPrune({ orphans: [object("ConfigMap", "old")], desired, target, skippedDocuments: [], otherTargets })
+        .deletions,
     ).toHaveLength(1);
+  });
+});
+
+describe("objects another target of the repository declares", () => {
+  // Target "api" declares ConfigMap shop/api-config; "shop"'s selector matches it too (overlapping selectors).
+  const others: OtherTargets = { declared: new Map([["/ConfigMap/shop/api-config", ["api"]]]), unknown: [] };
+
+  it("keeps an orphan another target declares, naming that target, even with --force-prune", () => {
+    const orphans = [object("ConfigMap", "api-config"), object("ConfigMap", "old")];
+    for (const force of [false, true]) {
+      const p = plan(orphans, { otherTargets: others, force });
+      expect(p.deletions.map((o) => o.metadata.name)).toEqual(["old"]);
+      expect(p.skipped).toEqual([
+        expect.objectContaining({ name: "api-config", guard: "declared-elsewhere", reason: "target api declares it" }),
+      ]);
+    }
+  });
+
+  it("names every target that declares it", () => {
+    const both: OtherTargets = { declared: new Map([["/ConfigMap/shop/api-config", ["api", "web"]]]), unknown: [] };
+    const p = plan([object("ConfigMap", "api-config")], { otherTargets: both });
+    expect(p.skipped[0]?.reason).toBe("targets api, web declare it");
+  });
+
+  it("does not count another target's objects in maxPrunePercent's share", () => {
+    // 2 own orphans of 9 desired + 2 is 18%; with 10 objects of another target counted it would pass as 10%,
+    // and at 15% the prune must be refused.
+    const theirs = Array.from({ length: 10 }, (_, i) => object("ConfigMap", `api-${i}`));
+    const declared = new Map(theirs.map((o) => [`/ConfigMap/shop/${o.metadata.name}`, ["api"]]));
+    const orphans = [...theirs, object("ConfigMap", "old-1"), object("ConfigMap", "old-2")];
+    const p = planPrune({
+      orphans,
+      desired,
+      selector,
+      requested: true,
+      force: false,
+      maxPrunePercent: 15,
+      rules: [],
+      skippedDocuments: [],
+      otherTargets: { declared, unknown: [] },
+    });
+    expect(p.deletions).toEqual([]);
+    expect(p.skipped.filter((s) => s.guard === "max-percent").map((s) => s.name)).toEqual(["old-1", "old-2"]);
+  });
+
+  it("prunes nothing while another target's objects are unknown, and says which target", () => {
+    const unknown: OtherTargets = {
+      declared: new Map(),
+      unknown: [{ target: "web", reason: "web/kustomization.yaml: kustomize build failed" }],
+    };
+    const p = plan([object("ConfigMap", "old"), object("ConfigMap", "mine", { annotations: {} }, {})], {
+      otherTargets: unknown,
+    });
+    expect(p.deletions).toEqual([]);
+    expect(guards(p)).toEqual([
+      ["old", "others-unknown"],
+      ["mine", "others-unknown"],
+    ]);
+    expect(p.skipped[0]?.reason).toBe(
+      "target web could not be rendered (web/kustomization.yaml: kustomize build failed), so whether it declares this object is unknown; nothing is pruned until it renders",
+    );
+    // An orphan held by a guard of its own keeps that guard's reason.
+    const optedOut = plan([object("ConfigMap", "kept", { annotations: { "undrift.dev/prune": "disabled" } })], {
+      otherTargets: unknown,
+    });
+    expect(guards(optedOut)).toEqual([["kept", "opted-out"]]);
+  });
+
+  it("holds for a target's own prune, as heal, a merged revert and the preview decide", () => {
+    const target = targetSchema.parse({ name: "shop", cluster: "prod-eu", path: "apps/shop", prune: true });
+    const orphans = [object("ConfigMap", "api-config"), object("ConfigMap", "old")];
+    const p = planTargetPrune({ orphans, desired, target, skippedDocuments: [], otherTargets: others });
+    expect(p.deletions.map((o) => o.metadata.name)).toEqual(["old"]);
+    expect(guards(p)).toEqual([["api-config", "declared-elsewhere"]]);
+  });
+});
+
+describe("an orphan already being deleted", () => {
+  it("is not deleted again: reported deleting, with what holds it, and not counted in the share", () => {
+    const held = object("ConfigMap", "held", {
+      deletionTimestamp: "2026-12-06T05:00:00Z",
+      finalizers: ["example.com/hold"],
+    });
+    // 1 deletable orphan of 9 desired + 1 is 10%, within maxPrunePercent 10; were the held one a candidate too,
+    // 2 of 11 (18%) would be refused.
+    const p = planPrune({
+      orphans: [held, object("ConfigMap", "old")],
+      desired,
+      selector,
+      requested: true,
+      force: false,
+      maxPrunePercent: 10,
+      rules: [],
+      skippedDocuments: [],
+      otherTargets: noOtherTargets,
+    });
+    expect(p.deletions.map((o) => o.metadata.name)).toEqual(["old"]);
+    expect(p.skipped).toEqual([]);
+    expect(p.deleting).toEqual([
+      {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        namespace: "shop",
+        name: "held",
+        action: "deleting",
+        reason:
+          "already being deleted since 2026-12-06T05:00:00Z, not deleted again: finalizer example.com/hold holds it until its controller removes it",
+      },
+    ]);
   });
 });

@@ -53,6 +53,15 @@ describe("the merged revert pull request's comment", () => {
     );
   });
 
+  it("lists an approved orphan a finalizer still holds as deleting under Pruned, not as deleted or kept", () => {
+    const reason = "deletion pending: finalizer example.com/hold holds it until its controller removes it";
+    const body = revertMergeComment(outcome({ pruned: [record("held", { action: "deleting", reason })] }));
+    expect(body).toContain(
+      `**Pruned** (orphans this pull request approved)\n\n- \`apps/v1 Deployment shop/held\`: deleting (${reason})`,
+    );
+    expect(body).not.toContain("**Skipped**");
+  });
+
   it("names who made the drift it reverted, from the cluster's records: who changed a field, who deleted an object", () => {
     const at = "2026-11-30T10:00:00Z";
     const report = {

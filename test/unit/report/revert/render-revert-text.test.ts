@@ -5,7 +5,7 @@ import { renderRevertText } from "../../../../src/report/revert/render-revert-te
 import { revertExitCode } from "../../../../src/stages/revert/revert-exit-code.ts";
 
 function result(resources: ObjectRecord[], dryRun = false): RevertResult {
-  const summary = { created: 0, configured: 0, unchanged: 0, deleted: 0, skipped: 0, failed: 0 };
+  const summary = { created: 0, configured: 0, unchanged: 0, deleted: 0, deleting: 0, skipped: 0, failed: 0 };
   for (const r of resources) summary[r.action]++;
   return {
     target: "shop",
@@ -115,6 +115,15 @@ describe("the exit code of a revert", () => {
   it("is 0 for an orphan opted out of prune, with --prune as without (the same situation, one exit code)", () => {
     expect(revertExitCode(result([{ ...cm, action: "skipped", guard: "opted-out" }]))).toBe(0);
     expect(revertExitCode(result([{ ...cm, action: "skipped", guard: "not-requested" }]))).toBe(0);
+  });
+
+  it("is 0 for an orphan another target declares, and for a prune a finalizer still holds", () => {
+    expect(revertExitCode(result([{ ...cm, action: "skipped", guard: "declared-elsewhere" }]))).toBe(0);
+    expect(revertExitCode(result([{ ...cm, action: "deleting", reason: "deletion pending" }]))).toBe(0);
+  });
+
+  it("is 1 while another target's objects are unknown", () => {
+    expect(revertExitCode(result([{ ...cm, action: "skipped", guard: "others-unknown" }]))).toBe(1);
   });
 
   it("is 1 when an object failed or a prune was refused", () => {
