@@ -208,8 +208,8 @@ describe("undrift start's probes", () => {
 });
 
 describe("undrift start through a Redis outage", () => {
-  it("says once in one line that Redis went away and once that it is back, Probot's throttling client included", async () => {
-    // The resync at boot lists the installations, once Redis (which the throttling waits on) answers.
+  it("says once in one line that Redis went away and once that it is back, from every connection of the process", async () => {
+    // The resync at boot lists the installations.
     github.expect({ method: "GET", path: "/app/installations", reply: { body: [] } });
     redisServer = await startRedisServer();
     const port = await freePort();
@@ -221,7 +221,7 @@ describe("undrift start through a Redis outage", () => {
     );
     await until("the resync", async () => (output().includes("schedulers resynced") ? true : undefined));
     const before = messages(output()).length;
-    // Long enough for every client to try again many times: ioredis' default backoff, which Probot's client keeps, is 2 s at most.
+    // Long enough for every connection to try again more than once (they back off up to 5 s).
     const restarted = redisServer.restart({ downMs: 8000 });
     await until("the outage line", async () => (output().includes("is unreachable") ? true : undefined));
     await restarted;
