@@ -43,9 +43,11 @@ export function onPullRequestEvents(params: AppWiring): void {
     }),
   );
 
+  // Not once per delivery: a preview is asked once per head by itself (request-preview.ts), and a redelivery
+  // must ask again when the head's preview failed, after the first delivery's handler succeeded.
   app.on(
     PREVIEW_ACTIONS.map((action) => `pull_request.${action}` as const),
-    once("pull-request-preview", async (context) => {
+    async (context) => {
       const { payload } = context;
       const common = pullRequestOf(payload);
       if (!common) return;
@@ -62,6 +64,6 @@ export function onPullRequestEvents(params: AppWiring): void {
           baseSha: pr.base.sha,
         },
       });
-    }),
+    },
   );
 }
