@@ -4,10 +4,11 @@
 //     Redis. Probot clusters them on REDIS_URL, and Bottleneck's Redis keys expire
 //     after `timeout` idle (two minutes); on Redis 7 its recovery never runs
 //     (Redis prefixes "ERR " to the script's error, Bottleneck compares the message
-//     exactly: SGrondin/bottleneck#205, #219), so every request after an idle gap
-//     failed with `ERR SETTINGS_KEY_NOT_FOUND`. Nothing kept in memory expires. What
-//     per-process limiters give up is spacing writes across replicas; GitHub's
-//     secondary limit, if a burst meets it, is waited out below.
+//     exactly: SGrondin/bottleneck#205, #219), so a request after an idle gap
+//     failed with `ERR SETTINGS_KEY_NOT_FOUND` until the limiter's cleanup dropped
+//     it. Nothing kept in memory expires. What per-process limiters give up is
+//     spacing writes across replicas; GitHub's secondary limit, if a burst meets
+//     it, is waited out by the job's retry (below).
 //   - a rate limit is not waited out in place: the request fails, and its error
 //     (a rate-limited GitHubError, src/github/github-errors.ts) delays the job's
 //     retry by Retry-After, a minute when a secondary limit names none, or until
