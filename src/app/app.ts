@@ -14,6 +14,7 @@
 //   issues.edited (boxes ticked on a tracking issue's dashboard, by a writer) -> a dashboard job
 //
 // Every handler runs once per delivery id (once-per-delivery.ts): GitHub's redeliveries repeat the id.
+// Previews are the exception: asked once per head by themselves, and again when the head's preview failed.
 //
 //   await run(undriftApp({ queues, registry }));
 import type { ApplicationFunction, Probot } from "probot";

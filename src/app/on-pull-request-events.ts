@@ -46,27 +46,27 @@ export function onPullRequestEvents(params: AppWiring): void {
     ),
   );
 
+  // Not once per delivery: a preview is asked once per head by itself (request-preview.ts), and a redelivery
+  // must ask again when the head's preview failed, after the first delivery's handler succeeded.
   app.on(
     PREVIEW_ACTIONS.map((action) => `pull_request.${action}` as const),
-    requireRepository(
-      once("pull-request-preview", async (context) => {
-        const { payload } = context;
-        const common = pullRequestOf(payload);
-        if (!common) return;
-        const pr = payload.pull_request;
-        await handlePullRequest({
-          deps,
-          octokit: context.octokit,
-          log: context.log,
-          pr: {
-            ...common,
-            action: payload.action,
-            draft: pr.draft === true,
-            headSha: pr.head.sha,
-            baseSha: pr.base.sha,
-          },
-        });
-      }),
-    ),
+    requireRepository(async (context) => {
+      const { payload } = context;
+      const common = pullRequestOf(payload);
+      if (!common) return;
+      const pr = payload.pull_request;
+      await handlePullRequest({
+        deps,
+        octokit: context.octokit,
+        log: context.log,
+        pr: {
+          ...common,
+          action: payload.action,
+          draft: pr.draft === true,
+          headSha: pr.head.sha,
+          baseSha: pr.base.sha,
+        },
+      });
+    }),
   );
 }

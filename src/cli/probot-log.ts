@@ -1,13 +1,8 @@
 // The logger of the server processes: Probot's own (LOG_LEVEL, LOG_FORMAT,
-// LOG_MESSAGE_KEY, SENTRY_DSN, as `probot run` reads them), except for one
-// habit. With REDIS_URL set, Probot's throttling plugin (Bottleneck) opens its
-// own ioredis client, which undrift cannot configure or close, and Probot logs
-// every error of it with its stack: during a Redis outage a line or more a
-// second, for every reconnect attempt of that client and of its subscriber.
-// Those connection errors go to the same once-per-outage line as undrift's own
-// connections (queue/connection.ts); any other throttling error is logged as before.
+// LOG_MESSAGE_KEY, SENTRY_DSN, as `probot run` reads them), with a request's
+// Authorization header kept out of it.
 import { createProbot, type Probot } from "probot";
-import { isRedisConnectionError, noteRedisError } from "../queue/connection.ts";
+import { probotEnv } from "./probot-env.ts";
 
 export type ProbotLogger = Probot["log"];
 
@@ -15,16 +10,14 @@ export type ProbotLogger = Probot["log"];
 export async function probotLog(env: NodeJS.ProcessEnv = process.env): Promise<ProbotLogger> {
   const probot = createProbot({
     env: {
-      ...env,
+      ...probotEnv(env),
       LOG_LEVEL: env.LOG_LEVEL || "info",
       LOG_FORMAT: env.LOG_FORMAT || (env.NODE_ENV === "production" ? "json" : "pretty"),
-      // This Probot only makes the logger: no throttling client of its own.
-      REDIS_URL: "",
     },
     overrides: { githubToken: "unused: this Probot only makes the logger" },
   });
   await probot.ready();
-  return quietThrottlingRedis(withoutAuthorization(probot.log), env.REDIS_URL);
+  return withoutAuthorization(probot.log);
 }
 
 /**
@@ -49,29 +42,6 @@ export function withoutAuthorization(log: ProbotLogger): ProbotLogger {
           const child = (object.child as unknown as (...a: unknown[]) => ProbotLogger)(bindings, ...rest);
           return wrap(child);
         };
-      },
-    });
-  return wrap(log);
-}
-
-/** `log` and its children, with the throttling client's connection errors (source "bottleneck") said once per outage. */
-export function quietThrottlingRedis(log: ProbotLogger, redisUrl: string | undefined): ProbotLogger {
-  if (!redisUrl) return log;
-  const wrap = (target: ProbotLogger): ProbotLogger =>
-    new Proxy(target, {
-      get(object, property) {
-        const value: unknown = Reflect.get(object, property, object);
-        if (property === "child")
-          return (...args: Parameters<ProbotLogger["child"]>) => wrap(object.child(...args) as unknown as ProbotLogger);
-        if (property === "error")
-          return (...args: unknown[]) => {
-            const [first] = args;
-            if (first instanceof Error && (first as { source?: unknown }).source === "bottleneck") {
-              if (isRedisConnectionError(first)) return noteRedisError(redisUrl, first, target);
-            }
-            return (object.error as (...a: unknown[]) => void)(...args);
-          };
-        return typeof value === "function" ? value.bind(object) : value;
       },
     });
   return wrap(log);

@@ -1,7 +1,6 @@
 // How a long-running undrift process ends: SIGTERM or SIGINT closes it
 // gracefully (running scans finish or are handed back), then the process
-// exits even if a library left a connection open (Probot's throttling
-// Redis client has no close of its own).
+// exits even if a library left a connection open.
 import { closeOnSignals } from "../queue/close-on-signals.ts";
 
 /** Resolves with the exit code once a signal has closed everything. */

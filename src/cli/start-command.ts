@@ -10,7 +10,7 @@ import { startWeb } from "./start-web.ts";
 export async function startCommand(argv: string[]): Promise<number> {
   parseCommandArgs(argv, spec.flags);
   const app = await startWeb({ workers: true }).catch((error: unknown) => {
-    // Probot's throttling Redis client cannot be closed; a process that failed to start must not linger on it.
+    // A process that failed to start must not linger on whatever a library left open before the failure.
     setTimeout(() => process.exit(), 2000).unref();
     throw error;
   });

@@ -34,6 +34,7 @@ import { createRedisConnection } from "../queue/connection.ts";
 import { createQueues } from "../queue/create-queues.ts";
 import { watchQueueDepths } from "../queue/watch-queue-depths.ts";
 import { writeRecords } from "../state/write-records.ts";
+import { probotEnv } from "./probot-env.ts";
 import { probotLog } from "./probot-log.ts";
 import { startRecorder } from "./start-recorder.ts";
 import { startWorkers } from "./start-workers.ts";
@@ -145,9 +146,9 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
         closers.push(() => workers.close());
       }
     },
-    // undrift's Octokit (app-octokit.ts): no blind re-send of a create, and a 429 retried no sooner than it asks.
-    // The logger: Probot's, with its throttling client's Redis errors said once per outage (probot-log.ts).
-    { Octokit: AppOctokit, log },
+    // undrift's Octokit (app-octokit.ts): no blind re-send of a create, a rate limit retried no sooner than it
+    // asks, throttling in this process. Probot reads its options from `env`, which has no REDIS_URL (probot-env.ts).
+    { Octokit: AppOctokit, log, env: probotEnv(process.env) },
   ).catch(async (error: unknown) => {
     await closeApp();
     throw error;
@@ -157,7 +158,7 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
   return {
     async close() {
       await server.stop();
-      // Resync's GitHub calls go through Probot's throttling, which waits on Redis: in an outage they never end.
+      // Resync writes the schedulers to Redis: in an outage it ends only when the producer gives up, so it is not waited for.
       if (redisReady()) await resync;
       await closeApp();
     },

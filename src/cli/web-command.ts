@@ -9,7 +9,7 @@ import { startWeb } from "./start-web.ts";
 export async function webCommand(argv: string[]): Promise<number> {
   parseCommandArgs(argv, spec.flags);
   const web = await startWeb({}).catch((error: unknown) => {
-    // Probot's throttling Redis client cannot be closed; a process that failed to start must not linger on it.
+    // A process that failed to start must not linger on whatever a library left open before the failure.
     setTimeout(() => process.exit(), 2000).unref();
     throw error;
   });

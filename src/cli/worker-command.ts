@@ -14,6 +14,7 @@ import { createRedisConnection } from "../queue/connection.ts";
 import { createQueues } from "../queue/create-queues.ts";
 import { worker } from "./command-specs.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
+import { probotEnv } from "./probot-env.ts";
 import { probotLog } from "./probot-log.ts";
 import { serveUntilSignal } from "./serve-until-signal.ts";
 import { startWorkers } from "./start-workers.ts";
@@ -32,12 +33,12 @@ export async function workerCommand(argv: string[]): Promise<number> {
       "APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH): required: workers act on GitHub as the app",
     );
   }
-  // Probot's own options from the environment (GHE_HOST, LOG_LEVEL, REDIS_URL for shared throttling),
-  // with undrift's Octokit: no blind re-send of a create, and a 429 retried no sooner than it asks.
-  // The logger is the server's (probot-log.ts): LOG_LEVEL info by default, as for `undrift web` (createProbot's own
-  // default, warn, hid the start and stop lines), and the throttling client's Redis errors said once per outage.
+  // Probot's own options from the environment (GHE_HOST, LOG_LEVEL) but not REDIS_URL (probot-env.ts), with
+  // undrift's Octokit: no blind re-send of a create, a rate limit retried no sooner than it asks, throttling in
+  // this process. The logger is the server's (probot-log.ts): LOG_LEVEL info by default, as for `undrift web`
+  // (createProbot's own default, warn, hid the start and stop lines).
   const log = await probotLog();
-  const probot = createProbot({ env: process.env, overrides: { Octokit: AppOctokit, log } });
+  const probot = createProbot({ env: probotEnv(process.env), overrides: { Octokit: AppOctokit, log } });
   // Its logger exists once it has initialized.
   await probot.ready();
   const producer = createRedisConnection({

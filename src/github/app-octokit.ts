@@ -14,10 +14,14 @@
 //   - a 429 is not re-sent in place: the retry plugin would wait 1s, 4s, 9s
 //     whatever Retry-After said. It goes to the queue as a rate-limited
 //     GitHubError, which delays the job's retry by at least Retry-After
-//     (src/queue/retry-backoff.ts). A 429 or 403 that says "secondary rate
-//     limit" is the throttling plugin's, which waits Retry-After in place.
+//     (src/queue/retry-backoff.ts). So do a secondary rate limit and a used-up
+//     quota, which the throttling plugin sees first (app-throttle.ts).
+//   - the throttling is undrift's own (app-throttle.ts): limiters in this
+//     process, whatever Probot hands over, never a Bottleneck cluster on Redis
+//     whose keys expire when GitHub is idle.
 import { ProbotOctokit } from "probot";
 import { metrics } from "../metrics/undrift-metrics.ts";
+import { appThrottle } from "./app-throttle.ts";
 
 // The retry plugin's own list (400, 401, 403, 404, 410, 422, 451), and 429.
 const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
@@ -77,8 +81,9 @@ function countRequests(octokit: Hooked, options: { auth?: { installationId?: num
 
 /** Probot's Octokit as undrift runs it; give it to Probot as its `Octokit` option. */
 export const AppOctokit = ProbotOctokit.plugin(noResendOfCreates, countRequests).defaults(
-  (options: { retry?: Record<string, unknown> } & Record<string, unknown>) => ({
+  (options: { retry?: Record<string, unknown>; throttle?: Record<string, unknown> } & Record<string, unknown>) => ({
     ...options,
     retry: { doNotRetry: DO_NOT_RETRY, ...options.retry },
+    throttle: appThrottle(options.throttle),
   }),
 );

@@ -63,9 +63,9 @@ const outages = new Map<string, { since: number } | undefined>();
 
 /**
  * Says once per outage that the Redis at `url` is unreachable; later errors, from this or any other
- * connection to it (Probot's throttling client among them, probot-log.ts), say nothing until one is ready again.
+ * connection to it, say nothing until one is ready again.
  */
-export function noteRedisError(url: string, error: Error, log: QueueLog): void {
+function noteRedisError(url: string, error: Error, log: QueueLog): void {
   if (outages.get(url)) return;
   outages.set(url, { since: Date.now() });
   const shown = printableRedisUrl(url);

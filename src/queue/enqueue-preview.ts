@@ -5,7 +5,9 @@
 //   preview@acme/gitops#12@prod-eu@<head sha>        (BullMQ refuses ":" in custom ids)
 //
 // so a redelivered webhook of the same push adds nothing, while a refresh
-// (`/undrift preview`) adds a suffix and runs again. Previews are never folded
+// (`/undrift preview`) adds a suffix and runs again. BullMQ keeps a failed job
+// under its id and adds nothing under it again, so a head whose preview failed
+// is asked again with a suffix too (failedPreviewJobs). Previews are never folded
 // into scans: they read other commits than the default branch.
 import { randomUUID } from "node:crypto";
 import type { Queue } from "bullmq";
@@ -34,6 +36,23 @@ export async function enqueuePreview(params: {
   const added = await previewQueue(queues, job.cluster).add(PREVIEW_JOB, job, { ...queues.scanJobOptions, jobId });
   if (added.id === undefined) throw new Error(`BullMQ gave no job id for ${jobId}`);
   return added.id;
+}
+
+/**
+ * The jobs of a head's plan that will bring no result: failed (for good, or out of retries), or gone from the
+ * queue (never added, or dropped by retention) without a result stored for their cluster (`answered`).
+ */
+export async function failedPreviewJobs(params: {
+  queues: UndriftQueues;
+  jobs: ReadonlyArray<{ cluster: string; jobId: string }>;
+  answered: ReadonlySet<string>;
+}): Promise<string[]> {
+  const failed: string[] = [];
+  for (const { cluster, jobId } of params.jobs) {
+    const state = await previewQueue(params.queues, cluster).getJobState(jobId);
+    if (state === "failed" || (state === "unknown" && !params.answered.has(cluster))) failed.push(jobId);
+  }
+  return failed;
 }
 
 /** Removes waiting preview jobs a newer push made stale; one that runs ends early by itself, finished ones stay as the record. */

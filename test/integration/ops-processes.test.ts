@@ -102,6 +102,12 @@ const messages = (output: string) =>
 
 describe("undrift worker's probes", () => {
   it("is alive but not ready while Redis is down, saying so once in the log and naming the URL without its password", async () => {
+    // The github-app check asks GitHub whatever Redis does: the GitHub throttling does not wait on Redis.
+    github.expect({
+      method: "GET",
+      path: "/app",
+      reply: { body: { id: 4242, slug: "undrift-test", name: "undrift" } },
+    });
     const redisPort = await freePort();
     const port = await freePort();
     const output = await startProcess("worker", {
@@ -111,12 +117,14 @@ describe("undrift worker's probes", () => {
     const health = await until("/healthz", async () => get(port, "/healthz"));
     expect(health).toEqual({ status: 200, body: "ok\n" });
     // Several probes in a row find it not ready, while ioredis goes on retrying.
+    let ready = { status: 0, body: "" };
     for (let probe = 0; probe < 5; probe++) {
-      const ready = await get(port, "/readyz");
+      ready = await get(port, "/readyz");
       expect(ready.status).toBe(503);
       expect(ready.body).toContain(`[-]redis failed: redis://:***@127.0.0.1:${redisPort}: not connected`);
       await new Promise((r) => setTimeout(r, 1000));
     }
+    expect(ready.body).toContain("[+]github-app ok");
     const lines = messages(output()).map((m) => m.msg ?? "");
     expect(lines.filter((m) => m.includes("unreachable"))).toEqual([
       `Redis at redis://:***@127.0.0.1:${redisPort} is unreachable (connect ECONNREFUSED 127.0.0.1:${redisPort}); retrying with backoff`,
@@ -187,6 +195,13 @@ describe("undrift worker's probes", () => {
 
 describe("undrift start's probes", () => {
   it("answers /healthz and a /readyz that names Redis on the web port while Redis is down, and says the outage once", async () => {
+    // The resync at boot lists the installations, and the github-app check asks for the App, whatever Redis does.
+    github.expect({ method: "GET", path: "/app/installations", reply: { body: [] } });
+    github.expect({
+      method: "GET",
+      path: "/app",
+      reply: { body: { id: 4242, slug: "undrift-test", name: "undrift" } },
+    });
     const redisPort = await freePort();
     const port = await freePort();
     const output = await startProcess("start", { REDIS_URL: `redis://127.0.0.1:${redisPort}`, PORT: String(port) });
@@ -208,8 +223,8 @@ describe("undrift start's probes", () => {
 });
 
 describe("undrift start through a Redis outage", () => {
-  it("says once in one line that Redis went away and once that it is back, Probot's throttling client included", async () => {
-    // The resync at boot lists the installations, once Redis (which the throttling waits on) answers.
+  it("says once in one line that Redis went away and once that it is back, from every connection of the process", async () => {
+    // The resync at boot lists the installations.
     github.expect({ method: "GET", path: "/app/installations", reply: { body: [] } });
     redisServer = await startRedisServer();
     const port = await freePort();
@@ -221,7 +236,7 @@ describe("undrift start through a Redis outage", () => {
     );
     await until("the resync", async () => (output().includes("schedulers resynced") ? true : undefined));
     const before = messages(output()).length;
-    // Long enough for every client to try again many times: ioredis' default backoff, which Probot's client keeps, is 2 s at most.
+    // Long enough for every connection to try again more than once (they back off up to 5 s).
     const restarted = redisServer.restart({ downMs: 8000 });
     await until("the outage line", async () => (output().includes("is unreachable") ? true : undefined));
     await restarted;

@@ -13,10 +13,13 @@
 //      ends early when it sees the newer head, see process-preview.ts);
 //   5. one `preview` job per cluster in its scan queue (enqueue-preview.ts).
 // With only refused targets there is no job: the refusal is written at once.
-// A webhook redelivered for a head already asked for changes nothing.
+// A webhook redelivered for a head already asked for changes nothing, unless a
+// job of that head failed: then the head is previewed again under fresh job
+// ids, as `/undrift preview` does, so a failed preview never blocks a later
+// delivery (a redelivery, `reopened`, `ready_for_review`) of its head.
 import type { ProbotOctokit } from "probot";
 import { compareMergeBase } from "../../github/compare-merge-base.ts";
-import { enqueuePreview } from "../../queue/enqueue-preview.ts";
+import { enqueuePreview, failedPreviewJobs } from "../../queue/enqueue-preview.ts";
 import type { QueueLog } from "../../queue/queue-log.ts";
 import { previewStore } from "../../state/preview-store.ts";
 import { composePreview } from "../../worker/preview/compose-preview.ts";
@@ -33,20 +36,24 @@ export async function requestPreview(params: {
   log: QueueLog;
   request: PreviewRequest;
 }): Promise<{ jobs: string[]; skipped?: string }> {
-  const { deps, octokit, log, request } = params;
-  const { owner, repo, number, head } = request;
+  const { deps, octokit, log } = params;
+  const { owner, repo, number, head } = params.request;
   const fullName = `${owner}/${repo}`;
   const { queues } = deps;
   const store = previewStore({ redis: queues.connection, prefix: queues.prefix, repo: fullName, number });
 
-  // A redelivered event (or `reopened` on the same head): the plan stands, and so do its jobs' results.
+  // A redelivered event (or `reopened` on the same head): the plan stands, and so do its jobs' results,
+  // unless a job failed: BullMQ would add nothing under its id again, so the head is asked again afresh.
   const previousHead = await store.latest();
   const previousPlan = previousHead ? await store.plan(previousHead) : undefined;
+  let request = params.request;
   if (previousHead === head && previousPlan && !request.refresh) {
-    return {
-      jobs: Object.values(previousPlan.clusters).map((c) => c.jobId),
-      skipped: "this head is already previewed",
-    };
+    const planned = Object.entries(previousPlan.clusters).map(([cluster, c]) => ({ cluster, jobId: c.jobId }));
+    const answered = new Set((await store.results(head)).keys());
+    const failed = await failedPreviewJobs({ queues, jobs: planned, answered });
+    if (failed.length === 0) return { jobs: planned.map((c) => c.jobId), skipped: "this head is already previewed" };
+    log.info({ repo: fullName, pullRequest: number, head, failed }, "this head's preview failed: asking it again");
+    request = { ...request, refresh: true };
   }
   // 1. The config at the head.
   const loaded = await loadPreviewConfig({ octokit, request });

@@ -1,8 +1,9 @@
 // The app's Octokit against GitHub's failures, request by request (the
 // OpenAPI-checked mock): which are re-sent in place, after how long, and which
-// are left to the queue's retry of the whole scan.
+// are left to the queue's retry of the whole scan (rate limits of every kind).
 import { describe, expect, it } from "vitest";
 import { AppOctokit, createsOnResend } from "../../../src/github/app-octokit.ts";
+import { classifyGitHubError } from "../../../src/github/github-errors.ts";
 import { metrics } from "../../../src/metrics/undrift-metrics.ts";
 import { type MockReply, useGitHubMock } from "../../helpers/github-mock.ts";
 
@@ -10,7 +11,6 @@ const github = useGitHubMock();
 const octokit = () =>
   new AppOctokit({ auth: { token: "ghs_test" }, log: { debug() {}, info() {}, warn() {}, error() {} } });
 const issue = { title: "Drift", body: "report" };
-const created = { status: 201, body: { id: 1, number: 1, html_url: "https://github.com/acme/gitops/issues/1" } };
 const failure = (status: number, message: string, headers: Record<string, string> = {}): MockReply => ({
   status,
   body: { message },
@@ -50,7 +50,8 @@ describe("AppOctokit", () => {
     expect(github.requests).toHaveLength(1);
   });
 
-  it("waits out a secondary rate limit's retry-after in place, then sends the create once more", async () => {
+  it("leaves a secondary rate limit to the queue, with its Retry-After on the error, rather than waiting in place", async () => {
+    // A webhook is answered at once, and a job's retry waits Retry-After (src/queue/retry-backoff.ts).
     github.expect({
       method: "POST",
       path: "/repos/acme/gitops/issues",
@@ -59,14 +60,28 @@ describe("AppOctokit", () => {
         "x-ratelimit-remaining": "4000",
       }),
     });
-    github.expect({ method: "POST", path: "/repos/acme/gitops/issues", reply: created });
-    const { status } = await octokit().request("POST /repos/{owner}/{repo}/issues", {
-      owner: "acme",
-      repo: "gitops",
-      ...issue,
+    const sent = octokit().request("POST /repos/{owner}/{repo}/issues", { owner: "acme", repo: "gitops", ...issue });
+    const error = await sent.catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 403 });
+    expect(classifyGitHubError(error)).toEqual({ kind: "rate-limited", status: 403, retryAfterMs: 1000 });
+    expect(github.requests).toHaveLength(1);
+  });
+
+  it("leaves a used-up quota to the queue, which waits for its reset, rather than waiting in place", async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 600;
+    github.expect({
+      method: "GET",
+      path: "/repos/acme/gitops/issues",
+      reply: failure(403, "API rate limit exceeded for installation ID 77.", {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(reset),
+      }),
     });
-    expect(status).toBe(201);
-    expect(gap()).toBeGreaterThanOrEqual(1000);
+    const sent = octokit().request("GET /repos/{owner}/{repo}/issues", { owner: "acme", repo: "gitops" });
+    const error = await sent.catch((e: unknown) => e);
+    expect(classifyGitHubError(error)).toMatchObject({ kind: "rate-limited", status: 403 });
+    expect(classifyGitHubError(error)?.retryAfterMs).toBeGreaterThan(590_000);
+    expect(github.requests).toHaveLength(1);
   });
 
   it("names the POSTs a re-send cannot duplicate", () => {
