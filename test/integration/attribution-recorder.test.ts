@@ -130,7 +130,9 @@ describe("the admission recorder", () => {
       };
       const ca = readFileSync(join(pki, "ca.crt"));
       expect(await post(port, `/attribution/admission/test/${"0".repeat(64)}`, forged, ca)).toBe(401);
-      expect(await post(port, "/attribution/admission/test", forged, ca)).toBe(404);
+      // Every unauthenticated post is 401, as README promises: no token, a malformed one, a wrong one.
+      expect(await post(port, "/attribution/admission/test", forged, ca)).toBe(401);
+      expect(await post(port, "/attribution/admission/test/not-hex", forged, ca)).toBe(401);
 
       // The API server may take a moment to load a new webhook configuration: wait until a write is seen.
       const records = writeRecords({ redis: redis.redis, prefix: redis.prefix });
