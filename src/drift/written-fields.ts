@@ -33,13 +33,15 @@ function bounded(fields: string[], within: string[]): WrittenFields {
   return { fields, ...(within.length > 0 ? { within } : {}) };
 }
 
+/** What a create wrote: every field (the root pointer ""). */
+export const EVERY_FIELD: WrittenFields = { fields: [""] };
+
 /**
- * The fields an admitted write changed, from the object before and after it. A create writes every field (the
- * root pointer ""), a delete none. A list whose length changed is `within` (its items may only have shifted).
+ * The fields an admitted update changed, from the object before and after it; unknown without both. A list
+ * whose length changed is `within` (its items may only have shifted).
  */
 export function changedFields(before: unknown, after: unknown): WrittenFields {
-  if (!isObject(after)) return {};
-  if (!isObject(before)) return { fields: [""] };
+  if (!isObject(after) || !isObject(before)) return {};
   const fields: string[] = [];
   const within: string[] = [];
   const walk = (a: unknown, b: unknown, pointer: string): void => {

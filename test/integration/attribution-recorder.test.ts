@@ -139,9 +139,13 @@ describe("the admission recorder", () => {
       // The API server may take a moment to load a new webhook configuration: wait until a write is seen.
       const records = writeRecords({ redis: redis.redis, prefix: redis.prefix });
       const key = (name: string, kind = "ConfigMap") => ({ group: "", kind, namespace: s.namespace, name });
+      // Each try writes a new value: a record keeps the fields its write changed, and a repeat of a write the
+      // recorder missed would change nothing.
+      let tries = 0;
       await waitFor(
         "the recorder to see alice's write",
         async () => {
+          tries++;
           await as("alice", [
             "-n",
             s.namespace,
@@ -149,7 +153,7 @@ describe("the admission recorder", () => {
             "configmap",
             "settings",
             "-p",
-            '{"data":{"LOG_LEVEL":"debug"}}',
+            JSON.stringify({ data: { LOG_LEVEL: `debug-${tries}` } }),
           ]);
           return (await records.forObject("test", key("settings"))).some((r) => r.username === "alice");
         },

@@ -6,7 +6,7 @@
 // the write changed: the paths where object and oldObject differ. Of the
 // objects (a Secret's data among them) only those paths reach the record,
 // never a value.
-import { changedFields } from "../../drift/written-fields.ts";
+import { changedFields, EVERY_FIELD } from "../../drift/written-fields.ts";
 import type { RecordVerb, WriteRecord } from "../../model/write-record.ts";
 
 /** The parts of an `admission.k8s.io/v1` AdmissionReview the recorder reads; everything else is left unread. */
@@ -66,6 +66,7 @@ export function recordOf(review: AdmissionReview, cluster: string, at: Date): Wr
   };
   if (request.subResource) record.subresource = request.subResource;
   if (request.options?.fieldManager) record.fieldManager = request.options.fieldManager;
-  if (verb !== "delete") Object.assign(record, changedFields(request.oldObject, request.object));
+  if (verb === "create") Object.assign(record, EVERY_FIELD);
+  else if (verb !== "delete") Object.assign(record, changedFields(request.oldObject, request.object));
   return record;
 }

@@ -10,7 +10,7 @@
 // are kept, never a value (a Secret's data among them); responseObject is never
 // touched; fields a newer apiserver adds are ignored, so a rolling upgrade
 // keeps being recorded.
-import { patchFields } from "../../drift/written-fields.ts";
+import { EVERY_FIELD, patchFields } from "../../drift/written-fields.ts";
 import type { RecordVerb, WriteRecord } from "../../model/write-record.ts";
 
 /** The parts of an audit Event the receiver reads. */
@@ -121,7 +121,7 @@ export function recordOfEvent(
 // A patch names what it changes; a create writes every field. An update's body is the whole new object and its
 // old one is not in the event, so which fields it changed is not known, and the record says nothing.
 function writtenOf(verb: RecordVerb, body: unknown) {
-  if (verb === "create") return { fields: [""] };
+  if (verb === "create") return EVERY_FIELD;
   if (verb === "patch" && body !== undefined && body !== null) return patchFields(body);
   return {};
 }

@@ -35,11 +35,14 @@ describe("the admission recorder's reading of a review", () => {
     expect(JSON.stringify(record)).not.toContain("b2xk");
   });
 
-  it("says a create wrote every field and a delete none", () => {
+  it("says a create wrote every field, a delete none, and an update without its old object nothing", () => {
     const created = { request: { ...patch.request, operation: "CREATE", oldObject: null } };
     expect(recordOf(created, "prod", at)?.fields).toEqual([""]);
     const deleted = { request: { ...patch.request, operation: "DELETE", object: null } };
     expect(recordOf(deleted, "prod", at)).not.toHaveProperty("fields");
+    // An update without its old object does not say what it changed.
+    const { oldObject: _, ...withoutOld } = patch.request;
+    expect(recordOf({ request: withoutOld }, "prod", at)).not.toHaveProperty("fields");
   });
 
   it("keeps nothing of a dry run, which changes nothing", () => {
