@@ -18,7 +18,8 @@ export type WrittenFields = Pick<WriteRecord, "fields" | "within">;
 
 /** At most this many pointers a record keeps; a write that changed more is kept as "not known which fields". */
 export const MAX_WRITTEN_FIELDS = 256;
-const MAX_POINTER = 512;
+/** The longest pointer a record keeps; a longer one makes the fields unknown. */
+export const MAX_POINTER = 512;
 
 // Written by the API server on every write, not by the person: leaving them out keeps a one-field patch one field.
 const SERVER_WRITTEN = new Set(["/metadata/managedFields", "/metadata/resourceVersion", "/metadata/generation"]);

@@ -12,7 +12,7 @@
 //   await records.add({ cluster: "prod", object, verb: "patch", username: "alice", groups: ["sre"], at });
 //   const seen = await records.forObject("prod", object);
 import type { Redis } from "ioredis";
-import { MAX_WRITTEN_FIELDS } from "../drift/written-fields.ts";
+import { MAX_POINTER, MAX_WRITTEN_FIELDS } from "../drift/written-fields.ts";
 import { keyString } from "../model/object-key.ts";
 import type { ObjectKey } from "../model/types.ts";
 import { serviceAccountOf, type WriteRecord } from "../model/write-record.ts";
@@ -75,7 +75,7 @@ export function metadataOnly(record: WriteRecord): WriteRecord {
 
 function pointers(value: unknown): string[] | undefined {
   if (!Array.isArray(value) || value.length > MAX_WRITTEN_FIELDS) return undefined;
-  const kept = value.filter((p): p is string => typeof p === "string" && p.length <= 512);
+  const kept = value.filter((p): p is string => typeof p === "string" && p.length <= MAX_POINTER);
   return kept.length === value.length ? kept : undefined;
 }
 
