@@ -10,13 +10,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { type AdmissionReview, allowAnswer, recordOf } from "../app/attribution/admission-record.ts";
-import { isRecorderToken } from "../app/attribution/recorder-token.ts";
+import { admissionPost } from "../app/attribution/recorder-token.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import type { WriteRecords } from "../state/write-records.ts";
 
 /** Larger than any AdmissionReview (an object and its old version, 1.5 MiB each at most). */
 const MAX_BODY = 8 << 20;
-const PATH = /^\/attribution\/admission\/([A-Za-z0-9._-]{1,253})\/([0-9a-f]{1,128})$/;
 /** At most one log line a minute about refused posts, with their count: a flood must not flood the log. */
 const REFUSAL_LOG_MS = 60_000;
 
@@ -61,7 +60,7 @@ export async function startRecorder(params: {
   };
   let refusedSince = 0;
   let refusedCount = 0;
-  const refused = (cluster: string) => {
+  const refused = (cluster: string | undefined) => {
     refusedCount++;
     const now = Date.now();
     if (now - refusedSince < REFUSAL_LOG_MS) return;
@@ -89,18 +88,20 @@ export async function startRecorder(params: {
         });
         return;
       }
-      const match = PATH.exec((req.url ?? "").split("?")[0] ?? "");
-      if (req.method !== "POST" || !match) {
+      const post = admissionPost(params.secret, req.method, req.url);
+      if (!post.ok && post.status === 404) {
+        req.resume();
         res.writeHead(404).end();
         return;
       }
-      if (!isRecorderToken(params.secret, match[1]!, match[2]!)) {
+      if (!post.ok) {
         // Not the API server of that cluster: nothing is kept. With failurePolicy Ignore a real write still passes.
-        refused(match[1]!);
+        refused(post.cluster);
         res.writeHead(401, { "content-type": "text/plain" }).end("unauthorized\n");
         req.resume();
         return;
       }
+      const cluster = post.cluster;
       const at = new Date();
       const chunks: Buffer[] = [];
       let size = 0;
@@ -117,7 +118,7 @@ export async function startRecorder(params: {
         }
         chunks.length = 0;
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(allowAnswer(review)));
-        keep(review, match[1]!, at);
+        keep(review, cluster, at);
       });
     },
   );

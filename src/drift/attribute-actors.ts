@@ -1,16 +1,22 @@
 // The person behind each drifted field: a field's managedFields entry (manager,
-// time) joined to the cluster's record of the write that produced it (same
-// object, a field manager or user agent that fits the manager, the nearest time
-// within seconds). Never guessed: when no record fits, the change has no actor;
-// when records name neither manager nor agent, only a lone write near the
-// field's time is taken, and said to be `likely`. A controller's write is
-// matched to the controller's own record, so it stays the controller's.
+// time) joined to the cluster's record of the write that produced it. A
+// manager's entry is stamped with its last write, whichever field that write
+// changed, so two people's `kubectl patch`es seconds apart share one entry
+// and one time; the record's own change decides. The writer is the newest
+// write that fits the manager (field manager or user agent) and changed that
+// field, at or before the entry's time, and it is `exact`. Never guessed: a
+// newer write by someone else that may have changed the field too (it does
+// not say which fields it changed) leaves the field with nobody; a write that
+// does not say is taken only when it is the one person writing near the
+// field's time, and said to be `likely`. A controller's write is matched to
+// the controller's own record, so it stays the controller's.
 // A missing object says who deleted it only when the newest record of it is
 // its deletion: a later write means the deletion went unrecorded (a namespace
 // deleted, the recorder down), so nobody is named.
 import { groupOf, keyString } from "../model/object-key.ts";
 import type { Actor, Change, DriftReport, ObjectKey, ResourceReport } from "../model/types.ts";
 import type { WriteRecord } from "../model/write-record.ts";
+import { coverage } from "./written-fields.ts";
 
 /** How far a record's time may be from a field's managedFields time: the API server stamps both within one request. */
 export const MATCH_WINDOW_MS = 5000;
@@ -42,21 +48,32 @@ function fitOf(record: WriteRecord, manager: string): Fit {
   return "unknown";
 }
 
-/** The actor of one change among its object's records, or undefined when none fits. */
+/** The actor of one change among its object's records, or undefined when no record is known to have written it. */
 export function actorFor(change: Change, records: readonly WriteRecord[]): Actor | undefined {
   if (!change.manager || !change.changedAt) return undefined;
   const fieldMs = Date.parse(change.changedAt);
   if (!Number.isFinite(fieldMs)) return undefined;
-  const near = records
+  // Newest first, none later than the entry's time allows: the field's writer wrote no later than that.
+  const writes = records
     .filter((r) => r.verb !== "delete" && r.subresource !== "status")
-    .map((record) => ({ record, fit: fitOf(record, change.manager!), gap: distance(Date.parse(record.at), fieldMs) }))
-    .filter((c) => Number.isFinite(c.gap) && c.gap <= MATCH_WINDOW_MS)
-    .sort((a, b) => a.gap - b.gap);
-  const exact = near.find((c) => c.fit === "exact");
-  if (exact) return actorOf(exact.record, "exact");
-  // A record that names nothing to check is taken only when it is the one write near that time.
-  if (near.length === 1 && near[0]!.fit === "unknown") return actorOf(near[0]!.record, "likely");
-  return undefined;
+    .map((record) => ({ record, ms: Date.parse(record.at), fit: fitOf(record, change.manager!) }))
+    .filter((c) => Number.isFinite(c.ms) && c.fit !== "other" && c.ms <= fieldMs + 999 + MATCH_WINDOW_MS)
+    .sort((a, b) => b.ms - a.ms);
+  const unsure: WriteRecord[] = [];
+  for (const { record, fit } of writes) {
+    const covers = coverage(record, change.path);
+    if (covers === "no") continue;
+    if (covers === "yes" && fit === "exact") {
+      // A newer write by someone else that may have changed this field too: either could be it.
+      if (unsure.some((u) => u.username !== record.username)) return undefined;
+      return actorOf(record, "exact");
+    }
+    unsure.push(record);
+  }
+  // No write is known to have changed the field: by time alone, and only when one person wrote near it.
+  const near = unsure.filter((r) => distance(Date.parse(r.at), fieldMs) <= MATCH_WINDOW_MS);
+  const people = new Set(near.map((r) => r.username));
+  return near.length > 0 && people.size === 1 ? actorOf(near[0]!, "likely") : undefined;
 }
 
 function actorOf(record: WriteRecord, confidence: Actor["confidence"]): Actor {

@@ -88,8 +88,8 @@ export interface Actor {
   /** When the cluster recorded the write, ISO 8601. */
   at: string;
   /**
-   * `exact`: the record names the same field manager (or a user agent that fits it) within seconds of the field's
-   * time. `likely`: the record names neither, and it is the only write near that time.
+   * `exact`: the record names the same field manager (or a user agent that fits it) and says its write changed
+   * the field. `likely`: the record does not say both, and its writer is the one person writing near that time.
    */
   confidence: "exact" | "likely";
 }

@@ -1,6 +1,7 @@
 // One write to a tracked object as the cluster recorded it (its admission
 // recorder or its audit webhook backend): the metadata the drift engine joins
-// to managedFields to name the person behind a field. Never a body.
+// to managedFields to name the person behind a field. Never a body: of what
+// the write changed, only the paths of its fields (drift/written-fields.ts).
 import type { ObjectKey } from "./types.ts";
 
 export const recordVerbs = ["create", "update", "patch", "delete"] as const;
@@ -21,6 +22,13 @@ export interface WriteRecord {
   /** The client's User-Agent: audit events carry it, admission requests do not. */
   userAgent?: string;
   sourceIP?: string;
+  /**
+   * JSON pointers of the fields the write changed (`""`: all of them, a create), never their values; absent when
+   * the recorder could not tell (an audit event at level Metadata, a PUT seen by audit, a record from before).
+   */
+  fields?: string[];
+  /** Pointers under which the write changed something, not known which (a list it resized or patched by key). */
+  within?: string[];
   /** When the write was seen, ISO 8601. */
   at: string;
   /** Which of the cluster's records it came from. */

@@ -41,7 +41,7 @@ export const actorSchema = z
     confidence: z
       .enum(["exact", "likely"])
       .describe(
-        "exact: the record names the field's manager (or a user agent that fits it) within seconds of its time; likely: the record names neither, and it is the only write near that time.",
+        "exact: the record names the field's manager (or a user agent that fits it) and says its write changed that field (a deletion: the object's newest record is it); likely: the record does not say both, and its writer is the one person writing near the field's time.",
       ),
   })
   .describe(

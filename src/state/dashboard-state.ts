@@ -27,6 +27,8 @@ export interface DashboardState {
   addLog(line: string): Promise<void>;
   /** The latest lines, newest first. */
   log(): Promise<string[]>;
+  /** Rewrites the line `before` as `after` (an ignore tick's, once its job is done); false when `before` is not kept. */
+  replaceLog(before: string, after: string): Promise<boolean>;
   /** Records the items of the codify or revert PR a tick opened or updated. */
   openedPr(mode: DashboardPrMode, items: readonly DriftItem[]): Promise<void>;
   /** The dashboard's PRs still recorded as open, by mode. */
@@ -43,6 +45,17 @@ const LOG_LINES = 15;
 const KEEP_MS = 8 * 24 * 3600_000;
 // A PR may stay open for weeks; each tick that updates it keeps its record longer.
 const PR_KEEP_MS = 90 * 24 * 3600_000;
+
+// Found and rewritten in one step, so a line another job pushes meanwhile cannot move the one rewritten.
+const REPLACE_LINE = `
+local lines = redis.call('LRANGE', KEYS[1], 0, -1)
+for i, line in ipairs(lines) do
+  if line == ARGV[1] then
+    redis.call('LSET', KEYS[1], i - 1, ARGV[2])
+    return 1
+  end
+end
+return 0`;
 
 export function dashboardState(params: { redis: Redis; prefix: string; repo: string; target: string }): DashboardState {
   const { redis } = params;
@@ -79,6 +92,9 @@ export function dashboardState(params: { redis: Redis; prefix: string; repo: str
         .exec();
     },
     log: () => redis.lrange(logKey, 0, LOG_LINES - 1),
+    async replaceLog(before, after) {
+      return (await redis.eval(REPLACE_LINE, 1, logKey, before, after)) === 1;
+    },
     async openedPr(mode, items) {
       await redis.multi().hset(prsKey, mode, JSON.stringify(items)).pexpire(prsKey, PR_KEEP_MS).exec();
     },

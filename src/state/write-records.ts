@@ -1,7 +1,8 @@
 // Who wrote a tracked object, as the cluster told undrift (its admission
 // recorder, or its audit webhook backend): one Redis sorted set per object,
 // scored by the write's time, so "who changed this field at 10:02" is one
-// range read. Only metadata is kept: who, what, how, where from, when. A
+// range read. Only metadata is kept: who, what (and the paths of the fields
+// it changed, never their values), how, where from, when. A
 // record is rebuilt field by field from what the caller gives, so a request
 // or response body (which may carry a Secret's data) has nowhere to go and is
 // dropped on arrival. Each object keeps its newest `perObject` records, none
@@ -11,6 +12,7 @@
 //   await records.add({ cluster: "prod", object, verb: "patch", username: "alice", groups: ["sre"], at });
 //   const seen = await records.forObject("prod", object);
 import type { Redis } from "ioredis";
+import { MAX_POINTER, MAX_WRITTEN_FIELDS } from "../drift/written-fields.ts";
 import { keyString } from "../model/object-key.ts";
 import type { ObjectKey } from "../model/types.ts";
 import { serviceAccountOf, type WriteRecord } from "../model/write-record.ts";
@@ -59,7 +61,22 @@ export function metadataOnly(record: WriteRecord): WriteRecord {
   };
   for (const [field, value] of Object.entries(optional))
     if (value !== undefined) Object.assign(kept, { [field]: value });
+  // Paths only: a list of strings within the bounds the recorder keeps to, else the fields are not known.
+  const fields = pointers(record.fields);
+  if (fields) {
+    const within = pointers(record.within) ?? [];
+    if (fields.length + within.length <= MAX_WRITTEN_FIELDS) {
+      kept.fields = fields;
+      if (within.length > 0) kept.within = within;
+    }
+  }
   return kept;
+}
+
+function pointers(value: unknown): string[] | undefined {
+  if (!Array.isArray(value) || value.length > MAX_WRITTEN_FIELDS) return undefined;
+  const kept = value.filter((p): p is string => typeof p === "string" && p.length <= MAX_POINTER);
+  return kept.length === value.length ? kept : undefined;
 }
 
 export function writeRecords(params: {

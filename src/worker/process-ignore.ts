@@ -7,9 +7,11 @@
 //   2. the scan on the cluster's shared session
 //   3. the proposal: plan, edit, proof, pull request
 //   4. the audit entry
+//   5. the dashboard tick's line rewritten with the pull request (dashboard/settle-ignore-line.ts)
 import type { IgnoreJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
 import { recordAudit } from "../state/record-audit.ts";
+import { settleIgnoreLine } from "./dashboard/settle-ignore-line.ts";
 import { type IgnoreOutcome, proposeIgnore } from "./propose-ignore.ts";
 import { resolveScanTarget } from "./resolve-scan-target.ts";
 import type { ScanAudit } from "./scan-job-audit.ts";
@@ -62,6 +64,9 @@ export async function processIgnore(params: {
     fields: outcome.fields,
     managers: outcome.managers,
   });
+
+  // 5. The dashboard line of the tick that asked, when one did: now naming the pull request, or why there is none.
+  await settleIgnoreLine({ deps, job, resolved, outcome });
   return outcome;
 }
 

@@ -43,6 +43,9 @@ const openHarness = () =>
   openAppHarness({ clusters: { test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] } } });
 
 /** Keeps a record of a write to a ConfigMap of the scenario, as the web process's recorder keeps it. */
+/** What the recorder keeps of a patch of LOG_LEVEL: which field it changed, never the value. */
+const LOG_LEVEL = ["/data/LOG_LEVEL"];
+
 async function recordWrite(name: string, record: Partial<WriteRecord>): Promise<void> {
   await writeRecords({ redis: h!.redis.redis, prefix: h!.redis.prefix }).add({
     cluster: "test",
@@ -60,7 +63,7 @@ async function recordWrite(name: string, record: Partial<WriteRecord>): Promise<
 async function makeDrift(): Promise<void> {
   const ns = s!.namespace;
   await kubectl(["-n", ns, "patch", "configmap", "settings", "-p", '{"data":{"LOG_LEVEL":"debug"}}']);
-  await recordWrite("settings", { fieldManager: "kubectl-patch", sourceIP: "10.1.2.3" });
+  await recordWrite("settings", { fieldManager: "kubectl-patch", sourceIP: "10.1.2.3", fields: LOG_LEVEL });
   await kubectl([
     "-n",
     ns,
@@ -75,6 +78,7 @@ async function makeDrift(): Promise<void> {
     username: "system:serviceaccount:ci:deployer",
     groups: ["system:serviceaccounts", "system:serviceaccounts:ci", "system:authenticated"],
     fieldManager: "deployer",
+    fields: ["/data/STAGE"],
   });
   await kubectl(["-n", ns, "delete", "configmap", "gone"]);
   await recordWrite("gone", { verb: "delete", username: "bob", groups: ["dev"] });
@@ -151,7 +155,7 @@ describe("the app: who changed it", () => {
     const commit = await commitRepo(s.repoDir);
     h = await openHarness();
     await kubectl(["-n", s.namespace, "patch", "configmap", "settings", "-p", '{"data":{"LOG_LEVEL":"debug"}}']);
-    await recordWrite("settings", { fieldManager: "kubectl-patch" });
+    await recordWrite("settings", { fieldManager: "kubectl-patch", fields: LOG_LEVEL });
     const gh = fakeRepo({ github, head: commit });
 
     gh.expectToken();
@@ -190,7 +194,7 @@ describe("the app: who changed it", () => {
         s = parts.s;
         h = parts.h;
       },
-      beforeScan: () => recordWrite("settings", { fieldManager: "kubectl-patch", at: patchedAt }),
+      beforeScan: () => recordWrite("settings", { fieldManager: "kubectl-patch", at: patchedAt, fields: LOG_LEVEL }),
     });
     const { gh } = ctx;
     const body = gh.state.pulls[0]?.body ?? "";
@@ -214,7 +218,7 @@ describe("the app: who changed it", () => {
     const head = await commitRepo(s.repoDir);
     h = await openHarness();
     await kubectl(["-n", s.namespace, "patch", "configmap", "settings", "-p", '{"data":{"LOG_LEVEL":"debug"}}']);
-    await recordWrite("settings", { fieldManager: "kubectl-patch" });
+    await recordWrite("settings", { fieldManager: "kubectl-patch", fields: LOG_LEVEL });
     const gh = fakeRepo({ github, head: base });
     const pr = fakePullRequest({ github, gh, number: 7, base, head });
 

@@ -202,17 +202,23 @@ describe("the tracking issue as a dashboard", () => {
     expect(issue().body).toContain("- @bob asked for a rescan → scan queued");
     const rescanRequests = operations(mark);
 
-    // 7. Ignore a field: an `ignore` job with the interface's payload is queued, and it opens the ignore PR.
+    // 7. Ignore a field: an `ignore` job with the interface's payload is queued, and it opens the ignore PR, which
+    // the tick's line then names (read the issue, edit it) in place of "being prepared".
     mark = github.requests.length;
     expectPermission("bob", "write");
     gh.expectConfig(configText);
     gh.expectHead();
-    gh.expectIssues({ get: 1, update: 1 });
+    gh.expectIssues({ get: 2, update: 2 });
     gh.expectHead();
     gh.expectPulls({ list: 1, tree: 1, commit: 1, ref: 1, create: 1 });
     await edit(ticked(issue().body, box("ignore", cmRef, "/data/LOG_LEVEL")));
     await h.settled("test", 10);
     expect(gh.state.pulls.at(-1)).toMatchObject({ state: "open", head: { ref: `undrift/ignore/${target}` } });
+    const ignorePr = gh.state.pulls.at(-1)!;
+    expect(issue().body).toContain(
+      `- @bob asked to ignore \`v1 ConfigMap ${ns}/app-config\` \`/data/LOG_LEVEL\` → #${ignorePr.number} ${ignorePr.html_url}`,
+    );
+    expect(issue().body).not.toContain("being prepared");
     expect(gh.state.pulls.at(-1)?.body).toContain("by `/data/LOG_LEVEL`, asked by @bob");
     const jobs = await h.redis.queues.scan("test").getJobs(["waiting", "active", "completed", "failed", "delayed"]);
     expect(jobs.filter((j) => j.name === IGNORE_JOB).map((j) => j.data)).toEqual([
@@ -282,13 +288,13 @@ describe("the tracking issue as a dashboard", () => {
     });
     // GitHub requests per dashboard action, the app's and the worker's together (the note's figures):
     // a codify or revert of one field 11, a snooze 12 (with the scan it sets off), a rescan 9 (with its
-    // scan), an ignore 13 (6 for the box, 7 for the ignore job opening its PR), a refusal 3.
+    // scan), an ignore 15 (6 for the box, 9 for the ignore job opening its PR and naming it on the issue), a refusal 3.
     expect({
       snooze: snoozeRequests.length,
       rescan: rescanRequests.length,
       ignore: ignoreRequests.length,
       refusal: refusalRequests.length,
-    }).toEqual({ snooze: 12, rescan: 9, ignore: 13, refusal: 3 });
+    }).toEqual({ snooze: 12, rescan: 9, ignore: 15, refusal: 3 });
     expect(refusalRequests).toEqual([
       "repos/get-collaborator-permission-level",
       "issues/update",

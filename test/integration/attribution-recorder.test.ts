@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/cluster/processes.ts";
 import { recorderToken } from "../../src/app/attribution/recorder-token.ts";
@@ -48,6 +49,7 @@ beforeAll(async () => {
     files: {
       "manifests/settings.yaml": configMap("settings", "LOG_LEVEL: info"),
       "manifests/limits.yaml": configMap("limits", 'max: "10"'),
+      "manifests/shared.yaml": configMap("shared", 'A: "1"\n  B: "1"'),
     },
   });
   await s.applyGit();
@@ -130,14 +132,20 @@ describe("the admission recorder", () => {
       };
       const ca = readFileSync(join(pki, "ca.crt"));
       expect(await post(port, `/attribution/admission/test/${"0".repeat(64)}`, forged, ca)).toBe(401);
-      expect(await post(port, "/attribution/admission/test", forged, ca)).toBe(404);
+      // Every unauthenticated post is 401, as README promises: no token, a malformed one, a wrong one.
+      expect(await post(port, "/attribution/admission/test", forged, ca)).toBe(401);
+      expect(await post(port, "/attribution/admission/test/not-hex", forged, ca)).toBe(401);
 
       // The API server may take a moment to load a new webhook configuration: wait until a write is seen.
       const records = writeRecords({ redis: redis.redis, prefix: redis.prefix });
       const key = (name: string, kind = "ConfigMap") => ({ group: "", kind, namespace: s.namespace, name });
+      // Each try writes a new value: a record keeps the fields its write changed, and a repeat of a write the
+      // recorder missed would change nothing.
+      let tries = 0;
       await waitFor(
         "the recorder to see alice's write",
         async () => {
+          tries++;
           await as("alice", [
             "-n",
             s.namespace,
@@ -145,7 +153,7 @@ describe("the admission recorder", () => {
             "configmap",
             "settings",
             "-p",
-            '{"data":{"LOG_LEVEL":"debug"}}',
+            JSON.stringify({ data: { LOG_LEVEL: `debug-${tries}` } }),
           ]);
           return (await records.forObject("test", key("settings"))).some((r) => r.username === "alice");
         },
@@ -164,6 +172,14 @@ describe("the admission recorder", () => {
       await as("alice", ["-n", s.namespace, "label", "secret", "token", `undrift.dev/target=${s.target}`]);
       await waitFor("bob's record", async () =>
         (await records.forObject("test", key("limits"))).some((r) => r.username === "bob"),
+      );
+      // Two people patch one object seconds apart, each a different field: Kubernetes keeps one kubectl-patch
+      // entry for both, stamped with bob's time; each is named for their own field, not bob for both (issue 31).
+      await as("alice", ["-n", s.namespace, "patch", "configmap", "shared", "-p", '{"data":{"A":"2"}}']);
+      await sleep(2000);
+      await as("bob", ["-n", s.namespace, "patch", "configmap", "shared", "-p", '{"data":{"B":"2"}}']);
+      await waitFor("bob's record of shared", async () =>
+        (await records.forObject("test", key("shared"))).some((r) => r.username === "bob"),
       );
       await waitFor(
         "the Secret's label record",
@@ -190,6 +206,8 @@ describe("the admission recorder", () => {
       expect(scan.code).toBe(1);
       expect(scan.stdout).toMatch(/\/data\/LOG_LEVEL: changed by alice \(sre/);
       expect(scan.stdout).toMatch(/\/data\/max: changed by bob \(dev/);
+      expect(scan.stdout).toMatch(/\/data\/A: changed by alice \(sre\) ran kubectl patch at \S+\n/);
+      expect(scan.stdout).toMatch(/\/data\/B: changed by bob \(dev\) ran kubectl patch at \S+\n/);
 
       // Nothing of the Secret's value anywhere under the prefix, plain or base64.
       const dump = execFileSync("redis-cli", ["-u", redis.url, "--scan", "--pattern", `${redis.prefix}:*`], {

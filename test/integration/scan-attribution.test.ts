@@ -43,6 +43,7 @@ describe("undrift scan: who changed it", () => {
       username: "alice",
       groups: ["sre"],
       fieldManager: "kubectl-patch",
+      fields: ["/data/LOG_LEVEL"],
       at: new Date().toISOString(),
       via: "admission",
     });

@@ -53,6 +53,19 @@ describe("write records", () => {
     expect(await records.forObject("staging", web)).toEqual([]);
   });
 
+  it("keep the paths of the fields a write changed, and nothing else handed in as such", async () => {
+    const records = writeRecords({ redis, prefix });
+    await records.add(record("2026-12-02T10:02:00.000Z", { fields: ["/data/a"], within: ["/spec/containers"] }));
+    await records.add(
+      record("2026-12-02T10:03:00.000Z", { fields: [{ password: "hunter2" }] as never, within: ["/x"] }),
+    );
+    expect(await records.forObject("prod", web)).toEqual([
+      record("2026-12-02T10:02:00.000Z", { fields: ["/data/a"], within: ["/spec/containers"] }),
+      record("2026-12-02T10:03:00.000Z"),
+    ]);
+    expect((await dumpRedis(redis, prefix)).text).not.toContain("hunter2");
+  });
+
   it("drop a request's body on arrival: a Secret's value handed in is nowhere in Redis", async () => {
     const records = writeRecords({ redis, prefix });
     const value = "canary-c4n4ry-value";

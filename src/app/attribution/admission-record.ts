@@ -2,8 +2,11 @@
 // (object, operation, subresource), the field manager the request named (its
 // options), and when it arrived. The API server sends no User-Agent and no
 // source IP in an AdmissionReview, so these records have neither: the join
-// leans on the field manager, the username and the time. The object and
-// oldObject (a Secret's data among them) are never read into the record.
+// leans on the field manager, the username and the time, and on which fields
+// the write changed: the paths where object and oldObject differ. Of the
+// objects (a Secret's data among them) only those paths reach the record,
+// never a value.
+import { changedFields, EVERY_FIELD } from "../../drift/written-fields.ts";
 import type { RecordVerb, WriteRecord } from "../../model/write-record.ts";
 
 /** The parts of an `admission.k8s.io/v1` AdmissionReview the recorder reads; everything else is left unread. */
@@ -63,5 +66,7 @@ export function recordOf(review: AdmissionReview, cluster: string, at: Date): Wr
   };
   if (request.subResource) record.subresource = request.subResource;
   if (request.options?.fieldManager) record.fieldManager = request.options.fieldManager;
+  if (verb === "create") Object.assign(record, EVERY_FIELD);
+  else if (verb !== "delete") Object.assign(record, changedFields(request.oldObject, request.object));
   return record;
 }

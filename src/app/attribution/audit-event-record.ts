@@ -3,11 +3,14 @@
 // ResponseComplete, a 2xx answer, not a dry run) becomes the same WriteRecord
 // the admission recorder keeps: who (user, groups), what (object, verb,
 // subresource, the field manager from the request's query), how (user
-// agent), where from (the first source IP), when. Reads and the stages
-// before the answer are skipped before anything else is looked at. Only the
-// fields named here are read: requestObject and responseObject (a Secret's
-// data at level RequestResponse) are never touched, and fields a newer
-// apiserver adds are ignored, so a rolling upgrade keeps being recorded.
+// agent), where from (the first source IP), when, and which fields it
+// changed. Reads and the stages before the answer are skipped before anything
+// else is looked at. Only the fields named here are read: of requestObject (a
+// patch's body, at level Request or RequestResponse) only the paths it names
+// are kept, never a value (a Secret's data among them); responseObject is never
+// touched; fields a newer apiserver adds are ignored, so a rolling upgrade
+// keeps being recorded.
+import { EVERY_FIELD, patchFields } from "../../drift/written-fields.ts";
 import type { RecordVerb, WriteRecord } from "../../model/write-record.ts";
 
 /** The parts of an audit Event the receiver reads. */
@@ -26,6 +29,8 @@ export interface AuditEvent {
     subresource?: unknown;
   };
   responseStatus?: { code?: unknown };
+  /** A patch's body or a created object, at level Request or above: only its field paths are read. */
+  requestObject?: unknown;
   requestReceivedTimestamp?: unknown;
   stageTimestamp?: unknown;
 }
@@ -109,7 +114,16 @@ export function recordOfEvent(
   };
   for (const [field, value] of Object.entries(optional))
     if (value !== undefined) Object.assign(record, { [field]: value });
+  Object.assign(record, writtenOf(record.verb, event.requestObject));
   return record;
+}
+
+// A patch names what it changes; a create writes every field. An update's body is the whole new object and its
+// old one is not in the event, so which fields it changed is not known, and the record says nothing.
+function writtenOf(verb: RecordVerb, body: unknown) {
+  if (verb === "create") return EVERY_FIELD;
+  if (verb === "patch" && body !== undefined && body !== null) return patchFields(body);
+  return {};
 }
 
 function queryOf(uri: unknown): URLSearchParams {

@@ -10,7 +10,8 @@
 // once (beyond, 429 and the apiserver's batch backend retries), the records of
 // a batch go to Redis in one pipeline, and a batch is answered only once they
 // are kept. requestObject and responseObject are parsed with the rest of the
-// JSON and then dropped: no record has a field for them.
+// JSON and then dropped: a record keeps only the paths a patch names, never a
+// value.
 //
 //   options.addHandler(auditRoutes({ tokens, records, kinds, log }));
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -93,6 +93,15 @@ export function addLogLines(body: string, lines: string[]): string {
   return `${body.slice(0, end)}\n${text}${body.slice(end)}`;
 }
 
+/** `body` with the log line `before` rewritten as `after`; unchanged when `before` is not among its lines. */
+export function replaceLogLine(body: string, before: string, after: string): string {
+  const lines = body.split("\n");
+  const at = lines.indexOf(`- ${before}`);
+  if (at < 0) return body;
+  lines[at] = `- ${after}`;
+  return lines.join("\n");
+}
+
 function isAction(value: string): value is DashboardAction {
   return (DASHBOARD_ACTIONS as readonly string[]).includes(value);
 }

@@ -3,15 +3,14 @@
 // with the writer as its actor.
 
 import { findDriftPr } from "../../github/find-drift-pr.ts";
-import { objectLabel } from "../../model/object-label.ts";
 import { keptLive } from "../../plan/revert/kept-live.ts";
 import { type DriftItem, sameItem, selectDrift, stillDrifts } from "../../plan/selected-drift.ts";
 import { enqueueIgnore } from "../../queue/enqueue-dashboard.ts";
 import type { DashboardJob } from "../../queue/jobs.ts";
 import type { DashboardItem } from "../../report/app/dashboard-body.ts";
 import type { DashboardAction } from "../../report/app/dashboard-boxes.ts";
+import { describeTicked, ignoreTickLine } from "../../report/app/dashboard-ignore-line.ts";
 import { formatDashboardTicks, readDashboardTicks } from "../../report/app/dashboard-ticks.ts";
-import { codeSpan } from "../../report/markdown-escape.ts";
 import type { ScanResult } from "../../stages/scan/scan-target.ts";
 import type { DashboardState } from "../../state/dashboard-state.ts";
 import { recordAudit } from "../../state/record-audit.ts";
@@ -26,7 +25,10 @@ const DAY_MS = 24 * 3600_000;
 // The order lines appear in, whatever order the boxes were ticked in.
 const ORDER: readonly DashboardAction[] = ["codify", "revert", "ignore", "snooze-1d", "snooze-7d", "rescan"];
 
-/** Does what `asked` asks; returns one line per action, and whether a scan should follow (rescan, snooze). */
+/**
+ * Does what `asked` asks; returns one line per action, whether a scan should follow (rescan, snooze), and what
+ * to queue once the lines are kept (an ignore job).
+ */
 export async function actOnBoxes(params: {
   deps: WorkerDeps;
   job: DashboardJob;
@@ -34,12 +36,13 @@ export async function actOnBoxes(params: {
   scan: ScanResult;
   asked: DashboardItem[];
   state: DashboardState;
-}): Promise<{ lines: string[]; rescan: boolean }> {
+}): Promise<{ lines: string[]; rescan: boolean; later: Array<() => Promise<void>> }> {
   const { deps, job, resolved, scan, state } = params;
   const { reads, owner, repo, head, repoDir, config, target } = resolved;
   const who = `@${job.requestedBy}`;
   const base = { branch: head.branch, sha: head.sha, treeSha: head.treeSha };
   const lines: string[] = [];
+  const later: Array<() => Promise<void>> = [];
   let rescan = false;
   const audit = (event: string, outcome: string, items: DashboardItem[], url?: string) =>
     recordAudit({
@@ -111,19 +114,24 @@ export async function actOnBoxes(params: {
       if (gone.length > 0) lines.push(`Dropped from the ${action} pull request, no longer drifting: ${describe(gone)}`);
       await audit(`dashboard-${action}`, pr ? `#${pr.number}` : "no pull request", items, pr?.url);
     } else if (action === "ignore") {
-      const id = await enqueueIgnore({
-        queues: deps.queues,
-        job: {
-          installationId: job.installationId,
-          repo: job.repo,
-          target: job.target,
-          cluster: job.cluster,
-          items: items.flatMap((i) => (i.ref ? [{ ...i.ref, ...(i.path ? { path: i.path } : {}) }] : [])),
-          requestedBy: job.requestedBy,
-        },
+      const ignored = items.flatMap((i) => (i.ref ? [{ ...i.ref, ...(i.path ? { path: i.path } : {}) }] : []));
+      // The ignore job rewrites this line with its pull request (settle-ignore-line.ts), so it is queued only once
+      // the line is kept: after the issue is settled.
+      lines.push(ignoreTickLine({ requestedBy: job.requestedBy, items: ignored }));
+      later.push(async () => {
+        const id = await enqueueIgnore({
+          queues: deps.queues,
+          job: {
+            installationId: job.installationId,
+            repo: job.repo,
+            target: job.target,
+            cluster: job.cluster,
+            items: ignored,
+            requestedBy: job.requestedBy,
+          },
+        });
+        await audit("dashboard-ignore", `ignore job ${id} queued`, items);
       });
-      lines.push(`${who} asked to ignore ${what} → the ignore pull request is being prepared`);
-      await audit("dashboard-ignore", `ignore job ${id} queued`, items);
     } else if (action === "snooze-1d" || action === "snooze-7d") {
       const until = (deps.now ?? Date.now)() + (action === "snooze-1d" ? 1 : 7) * DAY_MS;
       for (const item of items) if (item.ref) await state.snooze({ ref: item.ref, until, by: job.requestedBy });
@@ -136,13 +144,11 @@ export async function actOnBoxes(params: {
       rescan = true;
     }
   }
-  return { lines, rescan };
+  return { lines, rescan, later };
 }
 
-/** `` `apps/v1 Deployment shop/web` `/spec/replicas` ``, a few of them, then how many more. */
 function describe(items: ReadonlyArray<Pick<DashboardItem, "ref" | "path">>): string {
-  const named = items.map((i) => `${codeSpan(objectLabel(i.ref!))}${i.path ? ` ${codeSpan(i.path)}` : ""}`);
-  return named.length > 5 ? `${named.slice(0, 5).join(", ")} and ${named.length - 5} more` : named.join(", ");
+  return describeTicked(items.flatMap((i) => (i.ref ? [{ ref: i.ref, path: i.path }] : [])));
 }
 
 function auditName(item: DashboardItem): string {

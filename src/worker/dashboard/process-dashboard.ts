@@ -6,12 +6,13 @@
 //      the boxes this report would show, so what a box asks is read from the
 //      cluster now, never from text in the issue
 //   3. the actions, each on just its ticked items: codify and revert open or
-//      update the target's PR of that mode (act-on-boxes.ts); ignore enqueues
-//      an `ignore` job; snooze is kept in Redis; rescan (and every snooze, so
-//      the issue shows it) asks for a scan, queued in step 5
+//      update the target's PR of that mode (act-on-boxes.ts); ignore asks for
+//      an `ignore` job, queued in step 5; snooze is kept in Redis; rescan (and
+//      every snooze, so the issue shows it) asks for a scan, queued in step 5
 //   4. the boxes unticked and one line per action ("@bob asked to codify … → #3"),
 //      kept in Redis too so later scans keep showing it; each action audited
-//   5. the scan, when one was asked for: queued last, so its edit of the issue comes after ours
+//   5. the ignore job, which rewrites its line with the PR it opens (settle-ignore-line.ts), and the scan,
+//      when one was asked for: queued last, so their edits of the issue come after ours
 import { githubStep } from "../../github/github-errors.ts";
 import { enqueueScan } from "../../queue/enqueue-scan.ts";
 import type { DashboardJob, ScanJob } from "../../queue/jobs.ts";
@@ -100,7 +101,7 @@ export async function processDashboard(params: {
     repo: job.repo,
     target: job.target,
   });
-  const { lines, rescan } = await actOnBoxes({ deps, job, resolved, scan, asked, state });
+  const { lines, rescan, later } = await actOnBoxes({ deps, job, resolved, scan, asked, state });
   if (gone > 0)
     lines.push(
       `@${job.requestedBy} ticked ${gone} box(es) for drift that is not there any more (gone, changed or snoozed); nothing was done for them.`,
@@ -109,6 +110,8 @@ export async function processDashboard(params: {
   // 4. The boxes unticked, with a line per action, here and in what later scans render.
   for (const line of [...lines].reverse()) await state.addLog(line);
   await settleIssue({ octokit: resolved.octokit, owner, repo, job, lines });
+  // An ignore job rewrites its tick's line when done: queued once that line is in the issue and in Redis.
+  for (const queue of later) await queue();
   // After the issue is settled, so the scan's edit of it comes last (a snooze shows, and leaves the report).
   if (rescan) await enqueueScan({ queues: deps.queues, job: scanJob });
   return { outcome: "acted", lines };

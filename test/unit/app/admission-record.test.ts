@@ -18,7 +18,7 @@ const patch = {
 };
 
 describe("the admission recorder's reading of a review", () => {
-  it("keeps who, what, the field manager and when, and none of the object", () => {
+  it("keeps who, what, the field manager, when and the paths the write changed, and no value of the object", () => {
     const record = recordOf(patch, "prod", at);
     expect(record).toEqual({
       cluster: "prod",
@@ -27,10 +27,22 @@ describe("the admission recorder's reading of a review", () => {
       username: "alice",
       groups: ["sre", "system:authenticated"],
       fieldManager: "kubectl-patch",
+      fields: ["/data/password"],
       at: "2026-12-02T10:02:03.412Z",
       via: "admission",
     });
     expect(JSON.stringify(record)).not.toContain("Y2FuYXJ5");
+    expect(JSON.stringify(record)).not.toContain("b2xk");
+  });
+
+  it("says a create wrote every field, a delete none, and an update without its old object nothing", () => {
+    const created = { request: { ...patch.request, operation: "CREATE", oldObject: null } };
+    expect(recordOf(created, "prod", at)?.fields).toEqual([""]);
+    const deleted = { request: { ...patch.request, operation: "DELETE", object: null } };
+    expect(recordOf(deleted, "prod", at)).not.toHaveProperty("fields");
+    // An update without its old object does not say what it changed.
+    const { oldObject: _, ...withoutOld } = patch.request;
+    expect(recordOf({ request: withoutOld }, "prod", at)).not.toHaveProperty("fields");
   });
 
   it("keeps nothing of a dry run, which changes nothing", () => {

@@ -39,7 +39,12 @@ describe("agentFitsManager", () => {
 });
 
 describe("actorFor", () => {
-  const alice = record("2026-12-02T10:02:03.412Z", { userAgent: "kubectl/v1.34.1", sourceIP: "10.1.2.3" });
+  const replicas = ["/spec/replicas"];
+  const alice = record("2026-12-02T10:02:03.412Z", {
+    userAgent: "kubectl/v1.34.1",
+    sourceIP: "10.1.2.3",
+    fields: replicas,
+  });
   it.each<[string, Change, WriteRecord[], ReturnType<typeof actorFor>]>([
     [
       "a kubectl patch by alice, from the audit log",
@@ -57,15 +62,15 @@ describe("actorFor", () => {
     [
       "the admission record's field manager, with no user agent",
       patched,
-      [record("2026-12-02T10:02:02.950Z", { fieldManager: "kubectl-patch", via: "admission" })],
+      [record("2026-12-02T10:02:02.950Z", { fieldManager: "kubectl-patch", via: "admission", fields: replicas })],
       { username: "alice", groups: ["sre"], at: "2026-12-02T10:02:02.950Z", confidence: "exact" },
     ],
     [
-      "the nearest of two fitting writes",
+      "the newest of two fitting writes that changed the field",
       patched,
       [
-        record("2026-12-02T10:02:00.100Z", { username: "bob", fieldManager: "kubectl-patch" }),
-        record("2026-12-02T10:02:03.500Z", { fieldManager: "kubectl-patch" }),
+        record("2026-12-02T10:02:00.100Z", { username: "bob", fieldManager: "kubectl-patch", fields: replicas }),
+        record("2026-12-02T10:02:03.500Z", { fieldManager: "kubectl-patch", fields: replicas }),
       ],
       { username: "alice", groups: ["sre"], at: "2026-12-02T10:02:03.500Z", confidence: "exact" },
     ],
@@ -78,6 +83,7 @@ describe("actorFor", () => {
           groups: ["system:serviceaccounts"],
           serviceAccount: "ci:deployer",
           userAgent: "deployer/1.0",
+          fields: replicas,
         }),
       ],
       {
@@ -93,12 +99,13 @@ describe("actorFor", () => {
       "a controller's write stays the controller's, though a person wrote the object a moment before",
       { ...patched, manager: "kube-controller-manager" },
       [
-        record("2026-12-02T10:02:02.900Z", { fieldManager: "kubectl-edit" }),
+        record("2026-12-02T10:02:02.900Z", { fieldManager: "kubectl-edit", fields: replicas }),
         record("2026-12-02T10:02:03.200Z", {
           username: "system:serviceaccount:kube-system:deployment-controller",
           groups: [],
           serviceAccount: "kube-system:deployment-controller",
           userAgent: "kube-controller-manager/v1.34.1",
+          fields: replicas,
         }),
       ],
       {
@@ -155,6 +162,65 @@ describe("actorFor", () => {
   });
 });
 
+describe("two people patching one object seconds apart, each a different field", () => {
+  // Kubernetes keeps one kubectl-patch entry for both fields, stamped with bob's (the later) time.
+  const stamp = "2026-12-02T10:02:03Z";
+  const settings = { group: "", kind: "ConfigMap", namespace: "shop", name: "settings" };
+  const level: Change = { path: "/data/LOG_LEVEL", manager: "kubectl-patch", changedAt: stamp };
+  const max: Change = { path: "/data/max", manager: "kubectl-patch", changedAt: stamp };
+  const write = (username: string, at: string, extra: Partial<WriteRecord>) =>
+    record(at, { object: settings, username, groups: [username === "alice" ? "sre" : "dev"], ...extra });
+  const aliceAt = "2026-12-02T10:02:01.200Z";
+  const bobAt = "2026-12-02T10:02:03.300Z";
+
+  it("names each person for the field their own write changed, not the later person for both", () => {
+    const records = [
+      write("alice", aliceAt, { fieldManager: "kubectl-patch", via: "admission", fields: ["/data/LOG_LEVEL"] }),
+      write("bob", bobAt, { fieldManager: "kubectl-patch", via: "admission", fields: ["/data/max"] }),
+    ];
+    expect(actorFor(level, records)).toEqual({ username: "alice", groups: ["sre"], at: aliceAt, confidence: "exact" });
+    expect(actorFor(max, records)).toEqual({ username: "bob", groups: ["dev"], at: bobAt, confidence: "exact" });
+  });
+
+  it("names the earlier person though their write is longer ago than the entry's seconds", () => {
+    const earlier = "2026-12-02T10:01:40.000Z";
+    const records = [
+      write("alice", earlier, { userAgent: "kubectl/v1.34.1", fields: ["/data/LOG_LEVEL"] }),
+      write("bob", bobAt, { userAgent: "kubectl/v1.34.1", fields: ["/data/max"] }),
+    ];
+    expect(actorFor(level, records)).toMatchObject({ username: "alice", at: earlier, confidence: "exact" });
+  });
+
+  it("names nobody when the records do not say which fields their writes changed", () => {
+    const records = [
+      write("alice", aliceAt, { fieldManager: "kubectl-patch" }),
+      write("bob", bobAt, { fieldManager: "kubectl-patch" }),
+    ];
+    expect(actorFor(level, records)).toBeUndefined();
+    expect(actorFor(max, records)).toBeUndefined();
+  });
+
+  it("names nobody when a newer write by someone else may have changed the field too", () => {
+    const records = [
+      write("alice", aliceAt, { fieldManager: "kubectl-patch", fields: ["/data/LOG_LEVEL"] }),
+      write("bob", bobAt, { fieldManager: "kubectl-patch", fields: ["/data/max"], within: ["/data"] }),
+    ];
+    expect(actorFor(level, records)).toBeUndefined();
+    const unsaid = [records[0]!, write("bob", bobAt, { fieldManager: "kubectl-patch" })];
+    expect(actorFor(level, unsaid)).toBeUndefined();
+  });
+
+  it("says `likely`, not `exact`, for the one person writing near the field's time whose record does not say what it changed", () => {
+    const records = [write("bob", bobAt, { fieldManager: "kubectl-patch" })];
+    expect(actorFor(max, records)).toEqual({ username: "bob", groups: ["dev"], at: bobAt, confidence: "likely" });
+  });
+
+  it("names nobody when no fitting write changed the field", () => {
+    const records = [write("bob", bobAt, { fieldManager: "kubectl-patch", fields: ["/data/max"] })];
+    expect(actorFor(level, records)).toBeUndefined();
+  });
+});
+
 describe("attributeActors", () => {
   it("puts the actor on the changes of the object the records are of, and nowhere else", () => {
     const report: DriftReport = {
@@ -176,7 +242,10 @@ describe("attributeActors", () => {
       ],
     };
     const records = new Map([
-      ["apps/Deployment/shop/web", [record("2026-12-02T10:02:03.100Z", { fieldManager: "kubectl-patch" })]],
+      [
+        "apps/Deployment/shop/web",
+        [record("2026-12-02T10:02:03.100Z", { fieldManager: "kubectl-patch", fields: ["/spec/replicas"] })],
+      ],
     ]);
     const out = attributeActors(report, (key) => records.get(key) ?? []);
     expect(out.resources.map((r) => r.changes[0]?.actor?.username)).toEqual(["alice", undefined]);

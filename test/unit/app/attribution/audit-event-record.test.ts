@@ -56,7 +56,7 @@ describe("parseEventList", () => {
 });
 
 describe("recordOfEvent", () => {
-  it("keeps who, what, how, where from and when, and nothing of the request or response", () => {
+  it("keeps who, what, how, where from, when and the paths the patch names, and no value of the request or response", () => {
     const record = recordOfEvent(patch, "prod", kindOf);
     expect(record).toEqual({
       cluster: "prod",
@@ -67,10 +67,18 @@ describe("recordOfEvent", () => {
       fieldManager: "kubectl-patch",
       userAgent: "kubectl/v1.34.2 (linux/amd64) kubernetes/abc",
       sourceIP: "10.1.2.3",
+      fields: ["/data/LOG_LEVEL"],
       at: "2026-11-30T10:00:00.123Z",
       via: "audit",
     });
     expect(JSON.stringify(record)).not.toContain("debug");
+  });
+
+  it("does not say which fields when the event holds no patch body (level Metadata) or the write is a PUT", () => {
+    const { requestObject: _, ...metadataLevel } = patch;
+    expect(recordOfEvent(metadataLevel, "prod", kindOf)).not.toHaveProperty("fields");
+    expect(recordOfEvent({ ...patch, verb: "update" }, "prod", kindOf)).not.toHaveProperty("fields");
+    expect(recordOfEvent({ ...metadataLevel, verb: "create" }, "prod", kindOf)?.fields).toEqual([""]);
   });
 
   it("records a deletion, and a write to a subresource as such", () => {

@@ -1,6 +1,9 @@
 // The recorder's webhook configuration: what `undrift attribution install` applies.
+import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isRecorderToken, recorderToken } from "../../../../src/app/attribution/recorder-token.ts";
+import { admissionPost, isRecorderToken, recorderToken } from "../../../../src/app/attribution/recorder-token.ts";
 import { labelSelectorOf, recorderWebhook } from "../../../../src/app/attribution/recorder-webhook.ts";
 import { parseRecorderEnv } from "../../../../src/config/recorder-env.ts";
 
@@ -87,5 +90,54 @@ describe("a cluster's recorder token", () => {
     expect(isRecorderToken(secret, "prod-us", token)).toBe(false);
     expect(isRecorderToken("j".repeat(40), "prod-eu", token)).toBe(false);
     expect(isRecorderToken(secret, "prod-eu", token.slice(0, 63))).toBe(false);
+  });
+});
+
+describe("the recorder token README.md documents", () => {
+  it("is the token the recorder checks and `attribution install` writes", () => {
+    const readme = readFileSync(join(import.meta.dirname, "../../../../README.md"), "utf8");
+    const secret = "k".repeat(40);
+    // "HMAC-SHA256 of `<message>` ... under `UNDRIFT_RECORDER_SECRET`": the message, with <cluster> filled in.
+    const said = /token: HMAC-SHA256 of `([^`]+)`/.exec(readme)?.[1];
+    expect(said).toBe("undrift-recorder:<cluster>");
+    const documented = createHmac("sha256", secret).update(said!.replace("<cluster>", "prod-eu")).digest("hex");
+    expect(recorderToken(secret, "prod-eu")).toBe(documented);
+  });
+});
+
+describe("a post to the admission recorder", () => {
+  const secret = "k".repeat(40);
+  const token = recorderToken(secret, "prod-eu");
+
+  it("is kept only with its cluster's token", () => {
+    expect(admissionPost(secret, "POST", `/attribution/admission/prod-eu/${token}`)).toEqual({
+      ok: true,
+      cluster: "prod-eu",
+    });
+    expect(admissionPost(secret, "POST", `/attribution/admission/prod-eu/${token}?timeout=2s`)).toEqual({
+      ok: true,
+      cluster: "prod-eu",
+    });
+  });
+
+  it("is answered 401 without a token, with a malformed one and with a wrong one", () => {
+    const refused = (path: string) => admissionPost(secret, "POST", path);
+    expect(refused("/attribution/admission/prod-eu")).toEqual({ ok: false, status: 401, cluster: "prod-eu" });
+    expect(refused("/attribution/admission/prod-eu/")).toEqual({ ok: false, status: 401, cluster: "prod-eu" });
+    expect(refused("/attribution/admission/prod-eu/not-hex!")).toEqual({ ok: false, status: 401, cluster: "prod-eu" });
+    expect(refused(`/attribution/admission/prod-eu/${token.toUpperCase()}`)).toMatchObject({ status: 401 });
+    expect(refused(`/attribution/admission/prod-eu/${token}/more`)).toMatchObject({ status: 401 });
+    expect(refused(`/attribution/admission/prod-eu/${"0".repeat(64)}`)).toMatchObject({ status: 401 });
+    expect(refused(`/attribution/admission/prod-us/${token}`)).toEqual({ ok: false, status: 401, cluster: "prod-us" });
+    expect(refused(`/attribution/admission/prod-eu/${"a".repeat(4096)}`)).toMatchObject({ status: 401 });
+    expect(refused("/attribution/admission")).toEqual({ ok: false, status: 401 });
+    // A cluster name that is no name is not repeated into the log line.
+    expect(refused(`/attribution/admission/${"%0a".repeat(3)}/${token}`)).toEqual({ ok: false, status: 401 });
+  });
+
+  it("is 404 when it is no POST or not to the recorder's path", () => {
+    expect(admissionPost(secret, "GET", `/attribution/admission/prod-eu/${token}`)).toEqual({ ok: false, status: 404 });
+    expect(admissionPost(secret, "POST", "/attribution/admissions/prod-eu")).toEqual({ ok: false, status: 404 });
+    expect(admissionPost(secret, "POST", "/")).toEqual({ ok: false, status: 404 });
   });
 });
