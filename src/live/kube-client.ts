@@ -8,6 +8,7 @@ import type { Socket } from "node:net";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { parseRetryAfter } from "../model/retry-after.ts";
 import type { KubeObject } from "../model/types.ts";
+import { boundExecPlugins } from "./bounded-exec-auth.ts";
 import { connectionError } from "./connection-error.ts";
 import {
   type ClientIdentity,
@@ -72,6 +73,8 @@ export class KubeClient {
   constructor(kubeConfig: KubeConfig, options: { timeoutMs?: number } = {}) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error("kubeconfig has no current cluster");
+    // Before its first request: client-node would wait on a hung exec plugin for ever.
+    boundExecPlugins(kubeConfig);
     this.kubeConfig = kubeConfig;
     this.server = cluster.server.replace(/\/+$/, "");
     this.keepAlive = this.server.startsWith("https:") && !cluster.proxyUrl;
