@@ -38,6 +38,9 @@ Options:
 undrift <command> --help (or undrift help <command>) tells a command's flags.
 `;
 
+/** 128 + SIGPIPE (13): a shell's code for a process whose stdout reader went away. */
+const brokenPipeExitCode = 141;
+
 type Command = (argv: string[]) => Promise<number>;
 
 const commands: Record<string, () => Promise<Command>> = {
@@ -106,6 +109,14 @@ async function main(argv: string[]): Promise<number> {
   if (asksForHelp(rest)) return commandHelp(name);
   return (await load())(rest);
 }
+
+// `undrift scan | head -1`: the reader is gone, so nothing more can be said. A Unix tool dies of SIGPIPE there,
+// quietly, and its shell reports 128 + 13; Node ignores SIGPIPE and raises EPIPE instead, which would print a stack.
+// Exiting at once, with the code a shell would show, is what `yes | head -1` does. Any other stdout error still throws.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(brokenPipeExitCode);
+});
 
 try {
   process.exitCode = await main(process.argv.slice(2));

@@ -15,6 +15,15 @@ export class UnknownKindError extends UndriftError {
   readonly permanent = true;
 }
 
+/**
+ * A kind of an API group the server could not discover (an APIService whose service is down): not unknown,
+ * only unseen for now, and a later scan may see it.
+ */
+export class UnavailableKindError extends UndriftError {
+  override name = "UnavailableKindError";
+  readonly permanent = false;
+}
+
 /** Two rendered objects with one identity; applying both would make the second silently win. */
 export class DuplicateObjectError extends UndriftError {
   override name = "DuplicateObjectError";
@@ -27,6 +36,7 @@ export function finalizeDesired({
   namespace,
   trackingLabel,
   scopeOf,
+  unavailable = [],
 }: {
   objects: DesiredObject[];
   /** The target's namespace for namespaced objects that name none; "default" when the target has none, like kubectl. */
@@ -34,12 +44,20 @@ export function finalizeDesired({
   /** Set on every object when the target tracks by undrift's own label. */
   trackingLabel?: { key: string; value: string };
   scopeOf: (apiVersion: string, kind: string) => Scope | undefined;
+  /** The `group/version`s discovery could not read (ResourceIndex.unavailable). */
+  unavailable?: readonly string[];
 }): DesiredObject[] {
   const crdScopes = definedScopes(objects);
   const bySource = new Map<string, Source>();
   return objects.map(({ object, source }) => {
     const scope =
       scopeOf(object.apiVersion, object.kind) ?? crdScopes.get(`${groupOf(object.apiVersion)}/${object.kind}`);
+    if (!scope && unavailable.includes(object.apiVersion)) {
+      const [group, version] = [groupOf(object.apiVersion), object.apiVersion.split("/")[1]];
+      throw new UnavailableKindError(
+        `${source.file}: document ${source.document}: ${object.apiVersion} ${object.kind} "${object.metadata.name}": API group ${object.apiVersion} is unavailable: the API server could not discover it (check APIService ${version}.${group})`,
+      );
+    }
     if (!scope) {
       throw new UnknownKindError(
         `${source.file}: document ${source.document}: ${object.apiVersion} ${object.kind} "${object.metadata.name}": unknown kind: the cluster does not serve it and no CustomResourceDefinition in this target defines it`,

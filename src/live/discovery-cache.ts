@@ -26,6 +26,8 @@ export interface CachedDiscovery {
   aggregated: boolean;
   core: ApiResource[];
   groups: ApiResource[];
+  /** `group/version` of each API group the server could not discover (an APIService whose backend is down). */
+  unavailable?: string[];
 }
 
 /** Usage: `const cache = DiscoveryCache.fromEnv(); await cache?.read(server)`. */

@@ -22,7 +22,10 @@ interface DiscoveryResource {
 }
 interface AggregatedList {
   kind?: string;
-  items?: Array<{ metadata: { name?: string }; versions: Array<{ version: string; resources: DiscoveryResource[] }> }>;
+  items?: Array<{
+    metadata: { name?: string };
+    versions: Array<{ version: string; resources?: DiscoveryResource[]; freshness?: string }>;
+  }>;
 }
 
 /** Lookup table built from one discovery pass. */
@@ -30,11 +33,17 @@ export class ResourceIndex {
   readonly resources: ApiResource[];
   /** Read (in part) from the disk cache: a kind it lacks or the server no longer serves means discover again. */
   readonly cached: boolean;
+  /**
+   * `group/version` of the API groups the server could not discover (an aggregated APIService whose service is
+   * down or gone): their kinds are missing or stale here, so their orphans cannot be checked.
+   */
+  readonly unavailable: string[];
   private readonly byGvk = new Map<string, ApiResource>();
 
-  constructor(resources: ApiResource[], options: { cached?: boolean } = {}) {
+  constructor(resources: ApiResource[], options: { cached?: boolean; unavailable?: string[] } = {}) {
     this.resources = resources;
     this.cached = options.cached ?? false;
+    this.unavailable = options.unavailable ?? [];
     for (const r of resources) this.byGvk.set(`${r.group}/${r.version}/${r.kind}`, r);
   }
 
@@ -62,6 +71,19 @@ export function splitApiVersion(apiVersion: string): [string, string] {
   return slash < 0 ? ["", apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
 }
 
+/**
+ * The group versions the aggregator marks `Stale`: it could not fetch their discovery (the APIService's service
+ * answers 503, or is gone), as client-go's aggregated discovery reports a StaleGroupVersionError for them.
+ */
+function staleOf(list: AggregatedList): string[] {
+  const stale: string[] = [];
+  for (const group of list.items ?? []) {
+    for (const v of group.versions)
+      if (v.freshness === "Stale") stale.push(`${group.metadata.name ?? ""}/${v.version}`);
+  }
+  return stale;
+}
+
 function fromAggregated(list: AggregatedList): ApiResource[] {
   const out: ApiResource[] = [];
   for (const group of list.items ?? []) {
@@ -84,11 +106,20 @@ function fromAggregated(list: AggregatedList): ApiResource[] {
   return out;
 }
 
-async function legacy(client: KubeClient): Promise<ApiResource[]> {
+async function legacy(client: KubeClient): Promise<{ resources: ApiResource[]; unavailable: string[] }> {
   const out: ApiResource[] = [];
+  const unavailable: string[] = [];
   const add = async (group: string, version: string, preferred: boolean) => {
     const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
-    const list = await client.send<{ resources: DiscoveryResource[] }>({ method: "GET", path });
+    let list: { resources: DiscoveryResource[] };
+    try {
+      list = await client.send<{ resources: DiscoveryResource[] }>({ method: "GET", path });
+    } catch (error) {
+      // An aggregated group whose service is down: the rest of the cluster can still be scanned, as kubectl goes on.
+      if (!(group && error instanceof KubeApiError && error.status === 503)) throw error;
+      unavailable.push(`${group}/${version}`);
+      return;
+    }
     for (const r of list.resources) {
       if (!r.name || r.name.includes("/") || !r.kind) continue;
       out.push({
@@ -109,7 +140,7 @@ async function legacy(client: KubeClient): Promise<ApiResource[]> {
   for (const g of groups.groups) {
     for (const v of g.versions) await add(g.name, v.version, v.version === g.preferredVersion?.version);
   }
-  return out;
+  return { resources: out, unavailable };
 }
 
 /**
@@ -153,6 +184,9 @@ async function discoverCached(
     if (answer.notModified) return indexOf(entry, true);
     if (answer.body?.kind === "APIGroupDiscoveryList") {
       const updated: CachedDiscovery = { ...entry, groups: fromAggregated(answer.body) };
+      const unavailable = staleOf(answer.body);
+      if (unavailable.length > 0) updated.unavailable = unavailable;
+      else delete updated.unavailable;
       if (answer.etag) updated.groupsEtag = answer.etag;
       else delete updated.groupsEtag;
       await cache!.write(updated);
@@ -165,18 +199,24 @@ async function discoverCached(
   return indexOf(written, false);
 }
 
-function indexOf(entry: Pick<CachedDiscovery, "core" | "groups">, cached: boolean): ResourceIndex {
-  return new ResourceIndex([...entry.core, ...entry.groups], { cached });
+function indexOf(entry: Pick<CachedDiscovery, "core" | "groups" | "unavailable">, cached: boolean): ResourceIndex {
+  return new ResourceIndex([...entry.core, ...entry.groups], { cached, unavailable: entry.unavailable ?? [] });
 }
 
 async function discoverOnce(client: KubeClient): Promise<Omit<CachedDiscovery, "server" | "fetchedAt">> {
   const core = await client.send<AggregatedList>({ method: "GET", path: "/api", accept: aggregated });
-  if (core?.kind !== "APIGroupDiscoveryList") return { aggregated: false, core: await legacy(client), groups: [] };
+  if (core?.kind !== "APIGroupDiscoveryList") {
+    const walked = await legacy(client);
+    const unavailable = walked.unavailable.length > 0 ? { unavailable: walked.unavailable } : {};
+    return { aggregated: false, core: walked.resources, groups: [], ...unavailable };
+  }
   const groups = await client.sendConditional<AggregatedList>({ method: "GET", path: "/apis", accept: aggregated });
+  const stale = staleOf(groups.body ?? {});
   return {
     aggregated: true,
     core: fromAggregated(core),
     groups: fromAggregated(groups.body ?? {}),
     ...(groups.etag ? { groupsEtag: groups.etag } : {}),
+    ...(stale.length > 0 ? { unavailable: stale } : {}),
   };
 }

@@ -65,6 +65,21 @@ export class ClusterUnreachableError extends UndriftError {
 }
 
 /**
+ * The server took the request and said nothing within the client's bound (a hung API server, a proxy holding
+ * the request): not "unreachable", which would send a person to check the address. It may have done the
+ * request (an apply), as an unreachable one may, and a retry may pass.
+ */
+export class ClusterNoAnswerError extends ClusterUnreachableError {
+  override name = "ClusterNoAnswerError";
+  constructor(params: { cluster: string; server: string; timeoutMs: number; verb: string; path: string }) {
+    const { cluster, server, timeoutMs, verb, path } = params;
+    const why = `no answer within ${timeoutMs / 1000} s`;
+    super(server, { cause: new Error(why) });
+    this.message = `cluster ${cluster} at ${server}: ${why} (${verb} ${path})`;
+  }
+}
+
+/**
  * The TLS handshake failed: the server's certificate is not signed by the kubeconfig's
  * certificate-authority, has expired, or names another host; or the client's own
  * certificate and key cannot be used. A retry meets the same certificates.

@@ -11,7 +11,7 @@ import { keyString, objectKey } from "../model/object-key.ts";
 import { objectLabel } from "../model/object-label.ts";
 import type { DesiredObject, KubeObject, ScanProblem } from "../model/types.ts";
 import { UndriftError } from "../model/undrift-error.ts";
-import type { ApiResource, ResourceIndex } from "./discovery.ts";
+import { type ApiResource, type ResourceIndex, splitApiVersion } from "./discovery.ts";
 import { KubeApiError } from "./errors.ts";
 import { getObject } from "./get-object.ts";
 import type { KubeClient } from "./kube-client.ts";
@@ -307,6 +307,15 @@ export async function resolveDesired(params: {
       group: "",
       kind: "*",
       message: `orphans not checked among ${kinds.sort().join(", ")}: ${reason}`,
+    });
+  }
+  // A group the server could not discover has no kinds to list: its orphans cannot be seen either.
+  for (const groupVersion of index.unavailable) {
+    const [group, version] = splitApiVersion(groupVersion);
+    state.problems.push({
+      group,
+      kind: "*",
+      message: `orphans not checked in API group ${groupVersion}: the API server could not discover it (check APIService ${version}.${group})`,
     });
   }
   return state;

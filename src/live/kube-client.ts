@@ -8,10 +8,12 @@ import type { Socket } from "node:net";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { parseRetryAfter } from "../model/retry-after.ts";
 import type { KubeObject } from "../model/types.ts";
+import { boundExecPlugins } from "./bounded-exec-auth.ts";
 import { connectionError } from "./connection-error.ts";
 import {
   type ClientIdentity,
   ClusterIdentityError,
+  ClusterNoAnswerError,
   KubeApiError,
   KubeconfigError,
   type StatusDetails,
@@ -48,6 +50,9 @@ export interface WatchEvent {
   object: KubeObject & { code?: number; reason?: string; message?: string };
 }
 
+/** What a request asked, as an error names it. */
+type Asked = { verb: string; path: string };
+
 const maxAttempts = 5;
 // As client-go's transport: a server that accepts the connection but never completes TLS (not an API server) fails fast.
 const HANDSHAKE_TIMEOUT_MS = 10_000;
@@ -68,6 +73,8 @@ export class KubeClient {
   constructor(kubeConfig: KubeConfig, options: { timeoutMs?: number } = {}) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error("kubeconfig has no current cluster");
+    // Before its first request: client-node would wait on a hung exec plugin for ever.
+    boundExecPlugins(kubeConfig);
     this.kubeConfig = kubeConfig;
     this.server = cluster.server.replace(/\/+$/, "");
     this.keepAlive = this.server.startsWith("https:") && !cluster.proxyUrl;
@@ -87,12 +94,13 @@ export class KubeClient {
    */
   async sendConditional<T = unknown>(req: KubeRequest): Promise<{ body?: T; etag?: string; notModified: boolean }> {
     const { url, options, payload } = await this.prepare(req, this.timeoutMs);
-    let { status, text, retryAfter, etag } = await this.counted(url, options, payload);
+    const asked = { verb: req.method, path: req.path };
+    let { status, text, retryAfter, etag } = await this.counted(url, options, payload, asked);
     // As client-go does: the server asks to come back later (429, or 5xx with Retry-After) while it
     // is busy or, for a CRD created a moment ago, while its storage initializes.
     for (let attempt = 1; attempt < maxAttempts && retryAfter !== undefined; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter!, maxRetryAfterSeconds) * 1000));
-      ({ status, text, retryAfter, etag } = await this.counted(url, options, payload));
+      ({ status, text, retryAfter, etag } = await this.counted(url, options, payload, asked));
     }
     if (status >= 400) throw this.statusError(req.method, req.path, status, text);
     if (status === 304) return { notModified: true, ...(etag ? { etag } : {}) };
@@ -226,15 +234,16 @@ export class KubeClient {
     return new KubeApiError(params);
   }
 
-  private async counted(url: URL, options: RequestOptions, payload: string | undefined) {
+  private async counted(url: URL, options: RequestOptions, payload: string | undefined, asked: Asked) {
     this.requests++;
-    return this.exchange(url, options, payload);
+    return this.exchange(url, options, payload, asked);
   }
 
   private exchange(
     url: URL,
     options: RequestOptions,
     body: string | undefined,
+    asked: Asked,
   ): Promise<{ status: number; text: string; retryAfter?: number; etag?: string }> {
     const send = url.protocol === "http:" ? httpRequest : httpsRequest;
     const failed = (error: unknown) => connectionError({ error, server: this.server, ...this.identity });
@@ -265,7 +274,12 @@ export class KubeClient {
         // A client key that does not match its certificate fails here, before any connection.
         return reject(failed(error));
       }
-      req.on("timeout", () => req.destroy(new Error(`no answer within ${this.timeoutMs / 1000}s`)));
+      req.on("timeout", () => {
+        const { cluster } = this.identity;
+        const silent = new ClusterNoAnswerError({ cluster, server: this.server, timeoutMs: this.timeoutMs, ...asked });
+        reject(silent);
+        req.destroy(silent);
+      });
       req.on("socket", (socket) => this.boundHandshake(req, socket, url.protocol === "https:"));
       req.on("error", (error) => reject(failed(error)));
       req.end(body);

@@ -25,7 +25,7 @@ export function loadKubeconfig(params: { kubeconfig?: string; context?: string; 
     if (inCluster) kc.loadFromCluster();
     else if (params.kubeconfig) {
       if (!existsSync(params.kubeconfig)) throw new KubeconfigError(`kubeconfig ${params.kubeconfig}: no such file`);
-      kc.loadFromFile(params.kubeconfig);
+      loadFile(kc, params.kubeconfig);
     } else inCluster = loadDefault(kc);
   } catch (error) {
     if (error instanceof KubeconfigError) throw error;
@@ -61,22 +61,31 @@ function loadDefault(kc: KubeConfig): boolean {
       const named = files.length === 1 ? `kubeconfig ${files[0]}` : `no kubeconfig of ${files.join(delimiter)}`;
       throw new KubeconfigError(`${named} (from KUBECONFIG): no such file`);
     }
-    kc.loadFromFile(present[0]!);
+    loadFile(kc, present[0]!);
     for (const file of present.slice(1)) {
       const next = new (kubeConfigClass())();
-      next.loadFromFile(file);
+      loadFile(next, file);
       kc.mergeConfig(next);
     }
     return false;
   }
   const home = join(homedir(), ".kube", "config");
   if (existsSync(home)) {
-    kc.loadFromFile(home);
+    loadFile(kc, home);
     return false;
   }
   if (!process.env.KUBERNETES_SERVICE_HOST) throw new KubeconfigError(noKubeconfigMessage);
   kc.loadFromCluster();
   return true;
+}
+
+/** Reads one kubeconfig file; an error names that file (with KUBECONFIG listing several, the one at fault). */
+function loadFile(kc: KubeConfig, file: string): void {
+  try {
+    kc.loadFromFile(file);
+  } catch (error) {
+    throw new KubeconfigError(`${file}${describeLoadError(error)}`, { cause: error });
+  }
 }
 
 /** The file loadDefault read first: $KUBECONFIG's first that exists, else ~/.kube/config. */

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parse, stringify } from "yaml";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { type AppHarness, commitRepo, openAppHarness } from "../helpers/app-harness.ts";
@@ -226,5 +227,71 @@ describe("failures on the way", () => {
     ).toBeUndefined();
     expect(scans(after, "test", "drifted") - scans(before, "test", "drifted")).toBe(1);
     expect(scans(after, "test", "failed") - scans(before, "test", "failed")).toBe(0);
+  });
+
+  it("fails a scan whose kubeconfig's exec plugin hangs after UNDRIFT_EXEC_TIMEOUT, for good, with a check run naming the plugin, and kills it", async () => {
+    const sso = uniqueName("sso");
+    s = scenario({ files: { "manifests/web.yaml": web }, target: { mode: "warn" } });
+    const parsed = parse(readFileSync(join(s.repoDir, ".github/undrift.yml"), "utf8")) as {
+      targets: Array<Record<string, unknown>>;
+    };
+    parsed.targets.push({ ...parsed.targets[0], name: sso, cluster: "sso" });
+    const configText = stringify(parsed);
+    s.write({ ".github/undrift.yml": configText });
+    await s.applyGit();
+    await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=4"]);
+    const commit = await commitRepo(s.repoDir);
+    // The test cluster's kubeconfig, its users' tokens handed out by a plugin that notes its pid and hangs.
+    const dir = await mkdtemp(join(tmpdir(), "undrift-exec-plugin-"));
+    const plugin = join(dir, "plugin.sh");
+    const pidFile = `${plugin}.pid`;
+    await writeFile(plugin, `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 1000\n`, { mode: 0o700 });
+    const kubeconfig = join(dir, "kubeconfig");
+    const config = parse(readFileSync(kubeconfigPath(), "utf8")) as { users: Array<{ user: Record<string, unknown> }> };
+    for (const entry of config.users)
+      entry.user = { exec: { apiVersion: "client.authentication.k8s.io/v1", command: plugin } };
+    await writeFile(kubeconfig, stringify(config), { mode: 0o600 });
+    vi.stubEnv("UNDRIFT_EXEC_TIMEOUT", "1");
+    try {
+      h = await openAppHarness({
+        clusters: {
+          test: { kubeconfig: kubeconfigPath(), repositories: ["acme/gitops"] },
+          sso: { kubeconfig, repositories: ["acme/gitops"] },
+        },
+      });
+      const gh = fakeRepo({ github, head: commit });
+      gh.expectToken();
+      gh.expectConfig(configText);
+      expect((await h.deliver("installation", installationPayload(gh, "created"))).status).toBe(200);
+
+      // The target on the test cluster first, so the snapshot is on disk when the other runs.
+      gh.expectApp();
+      gh.expectHead();
+      gh.expectTarball();
+      gh.expectIssues({ list: 1, create: 1 });
+      gh.expectCheckRuns({ list: 1, create: 1 });
+      h.startWorkers(["test"]);
+      await h.settled("test", 1);
+
+      // The plugin's bound is a setting, not a passing fault: one attempt, reported.
+      gh.expectHead(2);
+      gh.expectCheckRuns({ list: 1, create: 1 });
+      h.startWorkers(["sso"]);
+      const [failed] = await h.settled("sso", 1);
+      expect(failed?.attemptsMade).toBe(1);
+      const check = gh.state.checkRuns.find((run) => run.name === `undrift/${sso}`);
+      expect(check?.conclusion).toBe("failure");
+      expect(check?.output.title).toBe(
+        `could not scan ${sso}: cluster undrift-test: ${kubeconfig}: user "admin": exec plugin ${plugin} gave no credentials within 1 s and was stopped (UNDRIFT_EXEC_TIMEOUT sets the bound)`,
+      );
+      const pid = Number(readFileSync(pidFile, "utf8"));
+      await vi.waitFor(() => expect(() => process.kill(pid, 0), `plugin ${pid} still runs`).toThrow(), {
+        timeout: 10_000,
+        interval: 100,
+      });
+    } finally {
+      vi.unstubAllEnvs();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -154,3 +154,43 @@ describe("undrift scan with a kubeconfig that cannot be used", { timeout: 60_000
     }
   });
 });
+
+describe("undrift scan with a kubeconfig user whose credentials come from an exec plugin", { timeout: 60_000 }, () => {
+  /** The kubeconfig with every user's token handed out by `script` (the token passed in its env) instead. */
+  function execKubeconfig(name: string, script: string): { file: string; plugin: string } {
+    const plugin = join(dir, `${name}.sh`);
+    writeFileSync(plugin, `#!/bin/sh\n${script}`, { mode: 0o700 });
+    const file = kubeconfigWith(name, (config) => {
+      for (const entry of config.users) {
+        const token = String(entry.user.token);
+        entry.user = {
+          exec: {
+            apiVersion: "client.authentication.k8s.io/v1",
+            command: plugin,
+            env: [{ name: "TOKEN", value: token }],
+          },
+        };
+      }
+    });
+    return { file, plugin };
+  }
+
+  it("scans with the token the plugin prints", async () => {
+    const { file } = execKubeconfig(
+      "exec-token",
+      `echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"'"$TOKEN"'"}}'\n`,
+    );
+    current = scenario({ files: { "manifests/a.yaml": configMap } });
+    await current.applyGit();
+    const result = await undrift(["scan", "--repo", current.repoDir, "--target", current.target, "--kubeconfig", file]);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: "" });
+  });
+
+  it("fails in one line naming the user, the command and the bound when the plugin hangs past UNDRIFT_EXEC_TIMEOUT", async () => {
+    const { file, plugin } = execKubeconfig("exec-hang", "exec sleep 1000\n");
+    expect(await scanWith(file, { UNDRIFT_EXEC_TIMEOUT: "1" })).toEqual({
+      code: 2,
+      line: `cluster undrift-test: ${file}: user "admin": exec plugin ${plugin} gave no credentials within 1 s and was stopped (UNDRIFT_EXEC_TIMEOUT sets the bound)`,
+    });
+  });
+});

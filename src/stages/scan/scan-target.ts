@@ -165,6 +165,7 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
     namespace: target.namespace,
     trackingLabel: trackingLabel(target),
     scopeOf: (apiVersion, kind) => index.scopeOf(apiVersion, kind),
+    unavailable: index.unavailable,
   });
   const live = await resolveDesired({ client, index, desired, tracked, selector: target.tracking.selector });
   const problems: ScanProblem[] = [...live.problems, ...watchProblems(tracked)];

@@ -3,6 +3,7 @@ import {
   DuplicateObjectError,
   finalizeDesired,
   type Scope,
+  UnavailableKindError,
   UnknownKindError,
 } from "../../../src/desired/finalize-desired.ts";
 import type { DesiredObject, KubeObject } from "../../../src/model/types.ts";
@@ -141,5 +142,15 @@ describe("finalizing desired objects", () => {
     expect(input).toEqual(before);
     expect(result[0]?.object.data).not.toBe(input[0]?.object.data);
     expect(result[0]?.source).toEqual(input[0]?.source);
+  });
+
+  it("says a kind of an API group discovery could not read is unavailable, not unknown, and may pass later", () => {
+    const widget = desired({ apiVersion: "broken.example.com/v1", kind: "Widget", metadata: { name: "w" } });
+    const finalize = () => finalizeDesired({ objects: [widget], scopeOf, unavailable: ["broken.example.com/v1"] });
+    expect(finalize).toThrow(
+      new UnavailableKindError(
+        'infra/a.yaml: document 0: broken.example.com/v1 Widget "w": API group broken.example.com/v1 is unavailable: the API server could not discover it (check APIService v1.broken.example.com)',
+      ),
+    );
   });
 });

@@ -95,3 +95,28 @@ describe("loadKubeconfig: no --kubeconfig, no KUBECONFIG, no ~/.kube/config", ()
     expect(kubeconfigSource(kc)).toBe(join(home, ".kube", "config"));
   });
 });
+
+describe("loadKubeconfig: KUBECONFIG lists several files", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "undrift-kubeconfig-list-"));
+  });
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it.each(["first", "second"])("names the file of the list that is not valid YAML when it comes %s", async (place) => {
+    const bad = join(dir, "bad.yaml");
+    const good = join(dir, "good");
+    await writeFile(bad, `users:\n- name: u\n  user:\n    token: "${canary}"\n   extra: bad\n`);
+    await writeFile(
+      good,
+      "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:6443'}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n",
+    );
+    vi.stubEnv("KUBECONFIG", (place === "first" ? [bad, good] : [good, bad]).join(":"));
+    expect(() => loadKubeconfig({})).toThrow(
+      new KubeconfigError(`${bad}:5: not valid YAML: bad indentation of a mapping entry, column 4`),
+    );
+  });
+});
