@@ -1,7 +1,15 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: unit tests need nothing running; integration tests get the
-// loopback test cluster from a global setup (started when none runs).
+// Files that change what the whole cluster serves (API groups, CRDs): while one runs, discovery differs for
+// every other file's scans, so they run alone, one at a time, after the others (sequence.groupOrder).
+const clusterWide = [
+  "test/integration/scan-unavailable-group.test.ts",
+  "test/integration/revert-crd.test.ts",
+  "test/integration/scan-undeclared-kinds.test.ts",
+];
+
+// Three projects: unit tests need nothing running; integration tests get the loopback test cluster from a
+// global setup (started when none runs, and reused by the second project); the cluster-wide ones run last.
 export default defineConfig({
   test: {
     reporters: ["default", "./test/setup/summary-reporter.ts"],
@@ -24,7 +32,19 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
+          exclude: clusterWide,
           globalSetup: ["test/setup/cluster.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 900_000,
+        },
+      },
+      {
+        test: {
+          name: "cluster-wide",
+          include: clusterWide,
+          globalSetup: ["test/setup/cluster.ts"],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 900_000,
         },
