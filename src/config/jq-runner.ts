@@ -81,9 +81,8 @@ function startThread(): Thread {
   const worker = new Worker(siblingModule("./jq-thread.ts", import.meta.url), {
     workerData: { port: port2, signal, memoryBytes: JQ_MEMORY_MIB * 1024 * 1024, outputChars: JQ_OUTPUT_CHARS },
     transferList: [port2],
-    // Whatever the thread might still print (WebAssembly's `Aborted()`) is read here and dropped, never the user's stderr.
-    stdout: true,
-    stderr: true,
+    // No `stdout: true`: the streams it makes hold the process open after a CLI run's last line. The thread
+    // silences its own output instead (jq-thread.ts).
     // The thread's JavaScript heap holds one object, its JSON and an answer of at most JQ_OUTPUT_CHARS.
     resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 },
   });
@@ -92,8 +91,6 @@ function startThread(): Thread {
   port1.unref();
   // A thread that dies (say, past resourceLimits) answers nothing; the caller's deadline reports it.
   worker.on("error", () => {});
-  worker.stdout.resume();
-  worker.stderr.resume();
   return { worker, port: port1, signal, ready: false };
 }
 

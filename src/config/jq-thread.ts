@@ -38,6 +38,9 @@ memory.prototype.grow = function (this: WasmMemory, pages: number): number {
 // messages come back on the error jq-web throws.
 console.error = () => {};
 console.warn = () => {};
+// Whatever else the thread might write (WebAssembly's `Aborted()` through another path) is dropped here too.
+process.stdout.write = () => true;
+process.stderr.write = () => true;
 
 // jq-web is CommonJS whose module.exports is a promise; require() hands it over as it is.
 const jq = await (createRequire(import.meta.url)("jq-web") as PromiseLike<JqWeb>);

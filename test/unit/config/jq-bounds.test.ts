@@ -1,5 +1,10 @@
 // A jq expression that hoards memory is stopped by a memory bound, whatever its time bound, and named where it is written.
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, onTestFinished, vi } from "vitest";
 import { ConfigError } from "../../../src/config/config-error.ts";
 import { JQ_OUTPUT_CHARS, JqMemoryError, jqLimits, runJq } from "../../../src/config/jq-runner.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
@@ -94,5 +99,30 @@ describe("jq's memory bound", { timeout: 240_000 }, () => {
     // Anything the stopped thread printed would have arrived by now, with the answer of its successor.
     await new Promise((resolve) => setImmediate(resolve));
     expect(stderr.mock.calls.map(([chunk]) => String(chunk)).join("")).not.toMatch(/Aborted/);
+  });
+});
+
+describe("a process that ran jq", () => {
+  // The thread is unref'd so that a CLI run ends after its last line; streams of the thread's output once held
+  // the process open, so every scan with a jq rule hung at its end.
+  it("ends by itself once its work is done", async () => {
+    const runner = new URL("../../../src/config/jq-runner.ts", import.meta.url).pathname;
+    const dir = mkdtempSync(join(tmpdir(), "undrift-jq-exit-"));
+    const script = join(dir, "run.mjs");
+    writeFileSync(
+      script,
+      `import { runJq } from ${JSON.stringify(runner)};\nprocess.stdout.write(JSON.stringify(runJq({ a: 1 }, ".a")));\n`,
+    );
+    const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "pipe"] });
+    onTestFinished(() => {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect({ code, stdout }).toEqual({ code: 0, stdout: "1" });
   });
 });
