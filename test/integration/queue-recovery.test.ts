@@ -124,7 +124,9 @@ describe("a worker process killed mid-scan (SIGKILL)", () => {
     expect((await child.exited).signal).toBe("SIGKILL");
     expect(await t.queues.scan(CLUSTER).getJobState(id)).toBe("active");
 
-    inProcessWorker(t, { lockDuration: 1000, stalledInterval: 300 });
+    // A long lock for the worker that takes over: a busy machine holding its event loop past a second must not
+    // make the job look stalled a second time (the killed worker's 1 s lock is what has to lapse).
+    inProcessWorker(t, { lockDuration: 30_000, stalledInterval: 300 });
     const done = await settled(t.queues, id);
     expect(done.returnvalue).toEqual({ scannedBy: "test" });
     expect(done.stalledCounter).toBe(1);
