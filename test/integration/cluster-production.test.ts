@@ -15,6 +15,7 @@ import { startLatencyProxy } from "../../scripts/cluster/latency-proxy.ts";
 import { injectLabel } from "../../scripts/cluster/webhook.ts";
 import { injected } from "../../scripts/cluster/webhook-server.ts";
 import { kubeconfigPath, kubectl, uniqueName } from "../helpers/cluster.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: kubectl's JSON, read field by field as a user reads it.
 type Obj = Record<string, any>;
@@ -36,17 +37,6 @@ async function namespace(labels: Record<string, string> = {}): Promise<string> {
 
 async function getJson(args: string[]): Promise<Obj> {
   return JSON.parse(await kubectl([...args, "-o", "json"]));
-}
-
-/** Polls `probe` until it returns a value other than undefined; fails with `what` after `ms`. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
 }
 
 function deployment(ns: string, name: string, replicas: number, podAnnotations: Record<string, string> = {}) {
