@@ -164,10 +164,9 @@ describe("the manifest decoder on random input", () => {
         ),
       )
       .join("\n");
-    const started = Date.now();
+    // Stopped by the node count, which the message names, rather than expanded (10^9 nodes would never return).
     const errors = decode(bomb);
     expect(errors).toHaveLength(2);
     for (const error of errors) expect((error as Error).message).toMatch(/aliases expand to more than 100000 nodes/);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
