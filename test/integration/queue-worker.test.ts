@@ -264,10 +264,10 @@ describe("workers per cluster", () => {
       const queue = t.queues.scan(cluster);
       const states = await waitFor(`${cluster}'s scans to run or wait for their window`, async () => {
         const now = await Promise.all(ids[cluster]!.map((id) => queue.getJobState(id)));
-        return now.filter((state) => state === "completed").length === 1 &&
-          now.filter((state) => state === "delayed").length === 2
-          ? now
-          : undefined;
+        const count = (state: string) => now.filter((one) => one === state).length;
+        // Thrown, not returned: a timeout then names the states the jobs were last in.
+        if (count("completed") !== 1 || count("delayed") !== 2) throw new Error(`the jobs are ${now.join(", ")}`);
+        return now;
       });
       expect(states.filter((state) => state === "completed")).toHaveLength(1);
       const held = await Promise.all(
