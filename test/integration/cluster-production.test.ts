@@ -248,10 +248,9 @@ describe("the test cluster's API surface", () => {
       const sha = (text: string) => createHash("sha256").update(text).digest("hex");
       const path = "/openapi/v3/apis/apps/v1";
       const direct = await kubectl(["get", "--raw", path]);
-      const started = Date.now();
       const proxied = await kubectl(["--kubeconfig", slow, "get", "--raw", path]);
-      // A TLS handshake alone takes two round trips; one is the bound that cannot flake.
-      expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+      // It went through the proxy (whose hold per direction is test/unit/scripts/latency-proxy.test.ts's).
+      expect(proxy.connections).toBeGreaterThan(0);
       expect(proxied.length).toBe(direct.length);
       expect(sha(proxied)).toBe(sha(direct));
     } finally {
