@@ -17,6 +17,7 @@ import { stderrLog } from "../../src/queue/queue-log.ts";
 import { startScanWorkers } from "../../src/queue/scan-worker.ts";
 import { scanHandlers } from "../../src/worker/scan-handlers.ts";
 import { watchClusters } from "../../src/worker/watch-clusters.ts";
+import { eventually } from "./eventually.ts";
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -59,7 +60,11 @@ const workers = startScanWorkers({
 });
 await Promise.all(workers.workers.map((worker) => worker.waitUntilReady()));
 // Ready means ready to watch too: the test kills the lease's holder, not a process still racing for it.
-if (watching) while (!watching.watching(env("CLUSTER"))) await new Promise((wake) => setTimeout(wake, 50));
+if (watching)
+  await eventually("the worker to hold the watch lease", () => watching.watching(env("CLUSTER")), {
+    timeoutMs: 60_000,
+    intervalMs: 50,
+  });
 process.stdout.write("ready\n");
 // MEMORY_LOG_MS: every that many ms, a line of where the worker's memory is (Node's process.memoryUsage, V8's
 // malloced memory, each render thread's used/total heap, and each of its heap spaces' used/committed size, in MB) appended to MEMORY_LOG_FILE, to tell a

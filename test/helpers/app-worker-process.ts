@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { appPrivateKey } from "./app-process-setup.ts";
+import { eventually, GaveUp } from "./eventually.ts";
 
 const script = resolve(import.meta.dirname, "app-worker-child.ts");
 
@@ -71,14 +72,16 @@ export async function startAppWorkerProcess(settings: {
     child.once("exit", (code, signal) => done({ code, signal }));
   });
   const running = () => child.exitCode === null && child.signalCode === null;
-  const deadline = Date.now() + 20_000;
-  while (!/^ready$/m.test(text)) {
-    if (!running()) throw new Error(`app worker process exited before it was ready:\n${text}`);
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`app worker process was not ready in 20s:\n${text}`);
-    }
-    await new Promise((wake) => setTimeout(wake, 50));
+  const ready = () => {
+    if (/^ready$/m.test(text)) return true;
+    if (!running()) throw new GaveUp("it exited");
+    return false;
+  };
+  try {
+    await eventually("the app worker process to be ready", ready, { timeoutMs: 20_000, intervalMs: 50 });
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw new Error(`${(error as Error).message}; it printed:\n${text}`);
   }
   return {
     child,

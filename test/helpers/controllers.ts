@@ -3,31 +3,13 @@
 import { kubeconfigPath } from "./cluster.ts";
 import { type CliResult, kubectl, type Scenario, undrift } from "./scenario.ts";
 
+export { eventually } from "./eventually.ts";
+
 // biome-ignore lint/suspicious/noExplicitAny: kubectl's JSON, read field by field as a user reads it.
 export type Obj = Record<string, any>;
 
 export async function getJson(args: string[]): Promise<Obj> {
   return JSON.parse(await kubectl([...args, "-o", "json"])) as Obj;
-}
-
-/**
- * Polls `probe` until it returns a value other than undefined; after `ms` fails naming `what` and the probe's last
- * answer (the error it threw, or that it answered nothing yet), so a timeout says why, as Gomega's Eventually does.
- */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last = "the probe answered nothing yet";
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-      last = "the probe answered nothing yet";
-    } catch (error) {
-      last = `the probe last threw: ${error instanceof Error ? error.message : String(error)}`;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}; ${last}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
 }
 
 /** Waits for the Deployment's rollout as `kubectl rollout status` judges it. */

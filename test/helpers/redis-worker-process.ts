@@ -2,6 +2,7 @@
 // SIGTERM or SIGKILL mid-scan as Kubernetes would, and read what it reports.
 import { type ChildProcess, spawn } from "node:child_process";
 import { resolve } from "node:path";
+import { eventually, GaveUp } from "./eventually.ts";
 
 const script = resolve(import.meta.dirname, "redis-worker-child.ts");
 
@@ -40,40 +41,33 @@ export async function startWorkerProcess(settings: {
   });
   let text = "";
   const lines: string[] = [];
-  const waiters: Array<() => void> = [];
   child.stdout.on("data", (chunk: Buffer) => {
     text += chunk.toString();
     lines.splice(0, lines.length, ...text.split("\n"));
-    for (const wake of waiters.splice(0)) wake();
   });
   child.stderr.on("data", (chunk: Buffer) => {
     text += chunk.toString();
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
-    child.once("exit", (code, signal) => {
-      done({ code, signal });
-      for (const wake of waiters.splice(0)) wake();
-    });
+    child.once("exit", (code, signal) => done({ code, signal }));
   });
 
   const process_: WorkerProcess = {
     child,
     output: () => text,
     async line(pattern, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
+      const printed = () => {
         for (const line of lines) {
           const match = pattern.exec(line);
           if (match) return match;
         }
-        if (child.exitCode !== null || child.signalCode !== null) {
-          throw new Error(`worker process exited before printing ${pattern}:\n${text}`);
-        }
-        if (Date.now() > deadline) throw new Error(`worker process did not print ${pattern}:\n${text}`);
-        await new Promise<void>((wake) => {
-          waiters.push(wake);
-          setTimeout(wake, 100);
-        });
+        if (child.exitCode !== null || child.signalCode !== null) throw new GaveUp("the worker process exited");
+        return undefined;
+      };
+      try {
+        return await eventually(`the worker process to print ${pattern}`, printed, { timeoutMs, intervalMs: 50 });
+      } catch (error) {
+        throw new Error(`${(error as Error).message}; it printed:\n${text}`);
       }
     },
     exited,

@@ -8,6 +8,7 @@ import { redisUrl } from "../../src/config/redis-url.ts";
 import { createRedisConnection } from "../../src/queue/connection.ts";
 import { createQueues, type ScanJobSettings, type UndriftQueues } from "../../src/queue/create-queues.ts";
 import type { QueueLog } from "../../src/queue/queue-log.ts";
+import { eventually } from "./eventually.ts";
 
 /** A unique key prefix for one test. */
 export function testPrefix(): string {
@@ -85,19 +86,13 @@ export async function sweep(redis: Redis, prefix: string): Promise<void> {
   } while (cursor !== "0");
 }
 
-/** Polls `check` until it returns something other than undefined or false; fails after `timeoutMs`. */
-export async function waitFor<T>(
+/** `eventually` with this file's bounds: Redis answers in milliseconds, so a short interval keeps tests quick. */
+export function waitFor<T>(
   what: string,
   check: () => T | undefined | false | Promise<T | undefined | false>,
   timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs}ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+): Promise<Exclude<T, false | undefined>> {
+  return eventually(what, check, { timeoutMs, intervalMs: 25 });
 }
 
 /** A promise with its resolve function, for a test to hold a job open. */

@@ -14,8 +14,9 @@
 
 import type { KubeClient } from "../../src/live/kube-client.ts";
 import { mapLimit } from "../../src/live/map-limit.ts";
+import { eventually, GaveUp } from "./eventually.ts";
 
-/** Whether the server answers a watch from `resourceVersion` with 410 within 150 s of writes. */
+/** True once the server answers a watch from `resourceVersion` with 410; fails after 150 s of writes without. */
 export async function expireWatchWindow(params: {
   admin: KubeClient;
   /** The kind's collection in one namespace, such as /api/v1/namespaces/ns/podtemplates. */
@@ -23,7 +24,7 @@ export async function expireWatchWindow(params: {
   /** An object at path/churn no test tracks, written to fill the window. */
   churn: string;
   resourceVersion: string;
-}): Promise<boolean> {
+}): Promise<true> {
   const { admin, path, resourceVersion } = params;
   const expired = async () => {
     let gone = false;
@@ -38,20 +39,31 @@ export async function expireWatchWindow(params: {
     await stream?.ended;
     return gone;
   };
-  const deadline = Date.now() + 150_000;
-  for (let batch = 0; Date.now() < deadline; batch++) {
-    if (await expired()) return true;
-    await mapLimit(
-      Array.from({ length: 100 }, (_, i) => batch * 100 + i),
-      8,
-      (i) =>
-        admin.send({
-          method: "PATCH",
-          path: `${path}/${params.churn}`,
-          contentType: "application/merge-patch+json",
-          body: { metadata: { annotations: { churn: String(i) } } },
-        }),
-    );
-  }
-  return expired();
+  // Checked first (it may have expired already), then after each hundred writes.
+  let batch = 0;
+  return eventually(
+    `a watch from resourceVersion ${resourceVersion} at ${path} to be answered 410 Gone`,
+    async () => {
+      if (batch > 0)
+        await mapLimit(
+          Array.from({ length: 100 }, (_, i) => (batch - 1) * 100 + i),
+          8,
+          (i) =>
+            admin.send({
+              method: "PATCH",
+              path: `${path}/${params.churn}`,
+              contentType: "application/merge-patch+json",
+              body: { metadata: { annotations: { churn: String(i) } } },
+            }),
+        ).catch((error: unknown) => {
+          // A write the server refused is no reason to write more: fail with it.
+          throw new GaveUp(`a churn write failed: ${error instanceof Error ? error.message : String(error)}`);
+        });
+      batch++;
+      if (await expired()) return true;
+      // Thrown, so that a timeout says how far the writes went.
+      throw new Error(`no 410 yet after ${(batch - 1) * 100} writes`);
+    },
+    { timeoutMs: 150_000, intervalMs: 0 },
+  );
 }

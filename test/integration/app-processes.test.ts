@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { freePort } from "../../scripts/cluster/processes.ts";
 import { appendAudit } from "../../src/state/audit-log.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { startGitHubRelay } from "../helpers/github-relay.ts";
 import { type RedisServer, startRedisServer } from "../helpers/redis-server.ts";
@@ -42,14 +43,13 @@ function withoutCredentials(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** `eventually` with this file's bounds. */
+function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<Exclude<T, false | undefined>> {
+  return eventually(what, check, { timeoutMs, intervalMs: 100 });
 }
 
 /** Starts `undrift <command>` in `cwd`; returns its output so far. */

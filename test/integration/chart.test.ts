@@ -13,6 +13,7 @@ import { parseAllDocuments, stringify } from "yaml";
 import { loadClusterRegistryText } from "../../src/config/cluster-registry.ts";
 import { kubectl, uniqueName } from "../helpers/cluster.ts";
 import { deleteNamespaces, type Obj } from "../helpers/controllers.ts";
+import { eventually, GaveUp } from "../helpers/eventually.ts";
 import { chartDir, helm, removeHelmHome, template, valuesFile } from "../helpers/helm.ts";
 
 const namespace = uniqueName("chart");
@@ -422,13 +423,18 @@ describe("charts/undrift: against prometheus-operator's own CRDs", () => {
 /** prometheus-operator's release whose CRDs judge the chart (the newest the Go module proxy serves here). */
 const prometheusOperator = "v0.85.0";
 
+/** The dry run once the API server serves the CRDs just installed; any other refusal fails at once. */
 async function eventuallyApplied(yaml: string): Promise<string[]> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await dryRun(yaml);
-    } catch (error) {
-      if (attempt >= 20 || !/no matches for kind|ensure CRDs are installed/.test(String(error))) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
+  return eventually(
+    "the API server to serve the CRDs just installed",
+    async () => {
+      try {
+        return await dryRun(yaml);
+      } catch (error) {
+        if (/no matches for kind|ensure CRDs are installed/.test(String(error))) throw error;
+        throw new GaveUp(String(error));
+      }
+    },
+    { timeoutMs: 30_000, intervalMs: 500 },
+  );
 }

@@ -142,13 +142,12 @@ describe("undrift scan with a kubeconfig that cannot be used", { timeout: 60_000
       const file = kubeconfigWith("silent", (config) => {
         for (const { cluster } of config.clusters) cluster.server = `https://127.0.0.1:${port}`;
       });
-      const started = Date.now();
+      // The scan returns (the server would hold it forever) and says it gave up at its handshake bound.
       const { code, line } = await scanWith(file);
       expect({ code, line }).toEqual({
         code: 2,
         line: `cluster at https://127.0.0.1:${port} is unreachable: no TLS handshake within 10s`,
       });
-      expect(Date.now() - started).toBeLessThan(30_000);
     } finally {
       silent.close();
     }

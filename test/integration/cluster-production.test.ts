@@ -15,6 +15,7 @@ import { startLatencyProxy } from "../../scripts/cluster/latency-proxy.ts";
 import { injectLabel } from "../../scripts/cluster/webhook.ts";
 import { injected } from "../../scripts/cluster/webhook-server.ts";
 import { kubeconfigPath, kubectl, uniqueName } from "../helpers/cluster.ts";
+import { eventually } from "../helpers/eventually.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: kubectl's JSON, read field by field as a user reads it.
 type Obj = Record<string, any>;
@@ -36,17 +37,6 @@ async function namespace(labels: Record<string, string> = {}): Promise<string> {
 
 async function getJson(args: string[]): Promise<Obj> {
   return JSON.parse(await kubectl([...args, "-o", "json"]));
-}
-
-/** Polls `probe` until it returns a value other than undefined; fails with `what` after `ms`. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
 }
 
 function deployment(ns: string, name: string, replicas: number, podAnnotations: Record<string, string> = {}) {
@@ -258,10 +248,9 @@ describe("the test cluster's API surface", () => {
       const sha = (text: string) => createHash("sha256").update(text).digest("hex");
       const path = "/openapi/v3/apis/apps/v1";
       const direct = await kubectl(["get", "--raw", path]);
-      const started = Date.now();
       const proxied = await kubectl(["--kubeconfig", slow, "get", "--raw", path]);
-      // A TLS handshake alone takes two round trips; one is the bound that cannot flake.
-      expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+      // It went through the proxy (whose hold per direction is test/unit/scripts/latency-proxy.test.ts's).
+      expect(proxy.connections).toBeGreaterThan(0);
       expect(proxied.length).toBe(direct.length);
       expect(sha(proxied)).toBe(sha(direct));
     } finally {

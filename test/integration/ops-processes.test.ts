@@ -10,6 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { Redis } from "ioredis";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/cluster/processes.ts";
 import { recorderToken } from "../../src/app/attribution/recorder-token.ts";
@@ -17,6 +18,7 @@ import { createRedisConnection } from "../../src/queue/connection.ts";
 import { writeRecords } from "../../src/state/write-records.ts";
 import { appPrivateKey, unreachableRegistry } from "../helpers/app-process-setup.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
 import { type GitHubRelay, startGitHubRelay } from "../helpers/github-relay.ts";
 import { type RedisServer, startRedisServer } from "../helpers/redis-server.ts";
@@ -79,14 +81,13 @@ async function startProcess(command: "worker" | "start", env: Record<string, str
   return () => output;
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** `eventually` with this file's bounds. */
+function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<Exclude<T, false | undefined>> {
+  return eventually(what, check, { timeoutMs, intervalMs: 100 });
 }
 
 async function get(port: number, path: string) {
@@ -236,13 +237,44 @@ describe("undrift start through a Redis outage", () => {
     );
     await until("the resync", async () => (output().includes("schedulers resynced") ? true : undefined));
     const before = messages(output()).length;
+    // The process's connections as Redis sees them, by name: every one of them must be back before the log is
+    // read, so that a late error of the last to reconnect is in it.
+    const connections = async () => {
+      const observer = new Redis(redisServer!.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+      try {
+        await observer.connect();
+        const list = (await observer.client("LIST")) as string;
+        return list
+          .split("\n")
+          .filter((line) => line.includes(" cmd=") && !line.includes(" cmd=client|list"))
+          .map((line) => /\bname=(\S*)/.exec(line)?.[1] ?? "(no name)")
+          .sort();
+      } finally {
+        observer.disconnect();
+      }
+    };
+    // Each name as often as it was there before: a connection opened since then does not count.
+    const missing = (was: string[], now: string[]) => {
+      const left = [...now];
+      return was.filter((name) => {
+        const at = left.indexOf(name);
+        if (at >= 0) left.splice(at, 1);
+        return at < 0;
+      });
+    };
+    const connected = await until("the process's connections to Redis", async () => {
+      const now = await connections();
+      return now.length > 0 ? now : undefined;
+    });
     // Long enough for every connection to try again more than once (they back off up to 5 s).
     const restarted = redisServer.restart({ downMs: 8000 });
     await until("the outage line", async () => (output().includes("is unreachable") ? true : undefined));
     await restarted;
     await until("the recovery line", async () => (output().includes("is reachable again") ? true : undefined));
-    // A moment for any late error of a client that reconnects after the others.
-    await new Promise((r) => setTimeout(r, 3000));
+    // Any late error of a client that reconnects after the others is logged before it is back.
+    await until(`every connection of the process back (${connected.join(", ")})`, async () =>
+      missing(connected, await connections()).length === 0 ? true : undefined,
+    );
     const during = messages(output()).slice(before) as Array<{ msg?: string; level?: number }>;
     expect(during.filter((m) => (m.level ?? 0) >= 50).map((m) => m.msg)).toEqual([
       `Redis at ${redisServer.url} is unreachable (connect ECONNREFUSED 127.0.0.1:${redisServer.port}); retrying with backoff`,

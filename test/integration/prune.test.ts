@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isDeletion, type ObjectRecord, type RevertResult } from "../../src/model/change-set.ts";
 import { kubeconfigPath, uniqueName } from "../helpers/cluster.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";
 
 const configMaps = ["a", "b", "c", "d", "e", "f"]
@@ -51,17 +52,6 @@ const exists = async (s: Scenario, name: string) =>
     () => true,
     () => false,
   );
-
-/** Polls `probe` until it returns a value other than undefined. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 function only(records: ObjectRecord[]): ObjectRecord {
   expect(records).toHaveLength(1);

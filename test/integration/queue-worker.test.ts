@@ -236,33 +236,55 @@ describe("workers per cluster", () => {
     const staging = await enqueueScan({ queues: t.queues, job: job({ cluster: "staging", target: "web" }) });
     const prod = await enqueueScan({ queues: t.queues, job: job() });
     await finished(prod);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // No worker of this process listens on staging's queue at all (Redis's client list, as BullMQ reads it), so
+    // no later moment could see its scan taken.
+    expect(await t.queues.scan("staging").getWorkersCount()).toBe(0);
+    expect(await t.queues.scan("prod-eu").getWorkersCount()).toBeGreaterThan(0);
     expect(scanned).toEqual(["prod-eu"]);
     expect(await (await t.queues.scan("staging").getJob(staging))?.getState()).toBe("waiting");
   });
 
   it("rate-limit each cluster on its own", async () => {
-    const starts: Record<string, number[]> = { "prod-eu": [], staging: [] };
+    // One scan a minute per cluster: within the test, each cluster's window holds one scan, and the others wait
+    // in the delayed set for the windows ahead, without an attempt. A limit shared by the clusters would let one
+    // scan in, not one per cluster.
+    const scanned: string[] = [];
+    const duration = 60_000;
     start(
-      { scan: async (payload) => void starts[payload.cluster]!.push(Date.now()), report: async () => {} },
-      { clusters: ["prod-eu", "staging"], concurrency: 4, limiter: { max: 1, duration: 300 } },
+      { scan: async (payload) => void scanned.push(payload.cluster), report: async () => {} },
+      { clusters: ["prod-eu", "staging"], concurrency: 4, limiter: { max: 1, duration } },
     );
-    const began = Date.now();
-    const ids: Array<[string, string]> = [];
+    const ids: Record<string, string[]> = { "prod-eu": [], staging: [] };
     for (const cluster of ["prod-eu", "staging"]) {
       for (const target of ["a", "b", "c"]) {
-        ids.push([await enqueueScan({ queues: t.queues, job: job({ cluster, target }) }), cluster]);
+        ids[cluster]!.push(await enqueueScan({ queues: t.queues, job: job({ cluster, target }) }));
       }
     }
-    for (const [id, cluster] of ids) await finished(id, cluster);
     for (const cluster of ["prod-eu", "staging"]) {
-      const times = starts[cluster]!;
-      expect(times).toHaveLength(3);
-      // One scan per 300ms: the third starts two windows after the first.
-      expect(times[2]! - times[0]!).toBeGreaterThanOrEqual(550);
-      // The other cluster's limit does not hold this one back.
-      expect(times[0]! - began).toBeLessThan(300);
+      const queue = t.queues.scan(cluster);
+      const states = await waitFor(`${cluster}'s scans to run or wait for their window`, async () => {
+        const now = await Promise.all(ids[cluster]!.map((id) => queue.getJobState(id)));
+        const count = (state: string) => now.filter((one) => one === state).length;
+        // Thrown, not returned: a timeout then names the states the jobs were last in.
+        if (count("completed") !== 1 || count("delayed") !== 2) throw new Error(`the jobs are ${now.join(", ")}`);
+        return now;
+      });
+      expect(states.filter((state) => state === "completed")).toHaveLength(1);
+      const held = await Promise.all(
+        ids[cluster]!.filter((_, i) => states[i] === "delayed").map(async (id) => (await queue.getJob(id))!),
+      );
+      for (const job of held) expect(job.attemptsMade).toBe(0);
+      // The delays the worker computed from the window: the 2nd waits for the end of this window, the 3rd for the
+      // end of the next one, a window later.
+      const [next, after] = held.map((job) => job.delay).sort((x, y) => x - y) as [number, number];
+      const left = await t.redis.pttl(`${t.queues.prefix}:scan-rate:${cluster}`);
+      expect(left).toBeGreaterThan(0);
+      expect(next).toBeGreaterThanOrEqual(left);
+      expect(next).toBeLessThanOrEqual(duration);
+      expect(after).toBeGreaterThanOrEqual(left + duration);
+      expect(after).toBeLessThanOrEqual(2 * duration);
     }
+    expect(scanned.sort()).toEqual(["prod-eu", "staging"]);
   });
 
   it("do not hold scans answered from the cluster's watches to the rate limit; a scan that would LIST waits", async () => {
@@ -291,7 +313,11 @@ describe("workers per cluster", () => {
     );
     const held = await queue.getJob(second);
     expect(held?.attemptsMade).toBe(0);
-    expect((held?.delay ?? 0) + (held?.timestamp ?? 0)).toBeGreaterThan(Date.now() + 50_000);
+    // It waits until the window the first scan took has ended, and no longer than one window.
+    const left = await t.redis.pttl(`${t.queues.prefix}:scan-rate:prod-eu`);
+    expect(left).toBeGreaterThan(0);
+    expect(held?.delay).toBeGreaterThanOrEqual(left);
+    expect(held?.delay).toBeLessThanOrEqual(60_000);
     expect(scanned).toHaveLength(4);
   });
 
@@ -299,16 +325,23 @@ describe("workers per cluster", () => {
     const rate = { max: 2, duration: 60_000 };
     const key = `${t.prefix}:scan-rate:spread`;
     const waits = [];
+    // Redis's clock before the window opens: its expiry must be a whole window after.
+    const [seconds, micros] = await t.redis.time();
+    const before = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
     // Two processes' connections take from one window.
     for (const redis of [t.redis, t.workerConnection, t.redis, t.workerConnection, t.redis]) {
       waits.push(await takeScanSlot(redis, key, rate));
     }
     expect(waits.slice(0, 2)).toEqual([0, 0]);
-    // The 3rd and 4th wait for the next window, the 5th for the one after it.
-    for (const wait of waits.slice(2, 4)) expect(wait).toBeGreaterThan(55_000);
+    // The window lasts the configured minute.
+    expect((await t.redis.pexpiretime(key)) - before).toBeGreaterThanOrEqual(60_000);
+    // The 3rd and 4th wait for the next window (until this one ends), the 5th for the one after it.
+    const left = await t.redis.pttl(key);
+    expect(left).toBeGreaterThan(0);
+    for (const wait of waits.slice(2, 4)) expect(wait).toBeGreaterThanOrEqual(left);
     for (const wait of waits.slice(2, 4)) expect(wait).toBeLessThanOrEqual(60_000);
-    expect(waits[4]).toBeGreaterThan(115_000);
-    expect(await t.redis.pttl(key)).toBeGreaterThan(55_000);
+    expect(waits[4]).toBeGreaterThanOrEqual(left + 60_000);
+    expect(waits[4]).toBeLessThanOrEqual(120_000);
   });
 
   it("run scans of different targets side by side up to the concurrency", async () => {

@@ -24,19 +24,17 @@ spec:
     - port: 443
 `;
 
-/** `revert` into the scenario's namespace (which exists, as Git does not declare it), timed. */
-async function timedRevert(s: Scenario, flags: string[]) {
+/** `revert` into the scenario's namespace (which exists, as Git does not declare it). */
+async function revertInto(s: Scenario, flags: string[]) {
   await kubectl(["create", "namespace", s.namespace]);
-  const started = Date.now();
-  const result = await revert(s, flags);
-  return { ...result, seconds: (Date.now() - started) / 1000 };
+  return revert(s, flags);
 }
 
 describe("revert --wait", () => {
   it("returns once the Deployment it created has rolled out and is Available", async () => {
     current = scenario({ files: { "manifests/web.yaml": webDeployment }, target: { timeout: "90s" } });
     const s = current;
-    const result = await timedRevert(s, ["--wait", "-o", "json"]);
+    const result = await revertInto(s, ["--wait", "-o", "json"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const [record] = (JSON.parse(result.stdout) as RevertResult).resources;
@@ -56,20 +54,19 @@ describe("revert --wait", () => {
   it("reports a Deployment whose pods never become ready as timed out, with why, within the timeout", async () => {
     current = scenario({ files: { "manifests/web.yaml": unreadyWebDeployment }, target: { timeout: "8s" } });
     const s = current;
-    const result = await timedRevert(s, ["--wait"]);
+    const result = await revertInto(s, ["--wait"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^created {2,}apps\/v1 Deployment \S+\/web$/m);
+    // The wait ended because the target's timeout passed (not ready in time), with the last reason read; the
+    // deadline itself, from the timeout and a clock, is wait-for-health's unit test's (injected clock).
     expect(result.stdout).toMatch(/^ +health: timed-out: not ready in time: 0 of 2 updated replicas available$/m);
-    // The wait is bounded by the target's timeout (plus the scan and apply around it), and really waited.
-    expect(result.seconds).toBeGreaterThanOrEqual(8);
-    expect(result.seconds).toBeLessThan(8 + 30);
   }, 150_000);
 
   it("reports a LoadBalancer Service no load balancer answers as not ready within the timeout", async () => {
     current = scenario({ files: { "manifests/edge.yaml": loadBalancer }, target: { timeout: "5s" } });
     const s = current;
-    const result = await timedRevert(s, ["--wait", "-o", "json"]);
+    const result = await revertInto(s, ["--wait", "-o", "json"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(1);
     const [record] = (JSON.parse(result.stdout) as RevertResult).resources;
@@ -82,7 +79,5 @@ describe("revert --wait", () => {
         waited: true,
       },
     });
-    expect(result.seconds).toBeGreaterThanOrEqual(5);
-    expect(result.seconds).toBeLessThan(5 + 30);
   }, 150_000);
 });

@@ -256,12 +256,15 @@ describe("undrift revert", () => {
     });
 
     await kubectl(["-n", s.namespace, "set", "image", "deploy/web", "web=nginx:1.29"]);
-    const started = Date.now();
     const waited = await revert(s, ["--wait"]);
     expect(waited.code).toBe(1);
-    expect(record(waited.result, "Deployment", "web").health).toMatchObject({ status: "timed-out", waited: true });
+    // The wait ended at the target's deadline (not ready in time), with the reason of its last read.
+    expect(record(waited.result, "Deployment", "web").health).toMatchObject({
+      status: "timed-out",
+      message: expect.stringMatching(/^not ready in time: /),
+      waited: true,
+    });
     expect(record(waited.result, "ConfigMap", "settings").health).toMatchObject({ status: "healthy" });
-    expect(Date.now() - started).toBeLessThan(30_000);
     // What the user finds in the cluster: the new revision's pods run, and none is Ready. kwok reports a
     // new pod's conditions a moment after it is scheduled, so the test reads them until it has.
     const readiness = async () => {

@@ -8,6 +8,7 @@ import pino from "pino";
 import { pinoHttp } from "pino-http";
 import { describe, expect, it } from "vitest";
 import { type ProbotLogger, withoutAuthorization } from "../../../src/cli/probot-log.ts";
+import { eventually } from "../../helpers/eventually.ts";
 
 describe("the web process's request log", () => {
   it("shows a request's Authorization header as [redacted], and the handler still reads it", async () => {
@@ -34,7 +35,11 @@ describe("the web process's request log", () => {
       await (
         await fetch(`http://127.0.0.1:${port}/attribution/audit/prod`, { headers: { authorization: token } })
       ).text();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // pino-http writes its line when the response finishes, which may come after the client has read it.
+      await eventually("the request's log line", () => logged.includes("/attribution/audit/prod"), {
+        timeoutMs: 10_000,
+        intervalMs: 10,
+      });
       expect(seen).toBe(token);
       expect(logged).toContain('"authorization":"[redacted]"');
       expect(logged).toContain("/attribution/audit/prod");

@@ -189,11 +189,11 @@ describe("loadConfig: jq expressions", { timeout: 60_000 }, () => {
   });
 
   it("refuses an expression that never ends, within its time bound", () => {
-    const started = Date.now();
+    // The load returns (an endless expression would hold it forever) with the bound's own message: the thread was
+    // stopped at its time bound, not left running.
     expect(messageOf(withJq("(.data|until(false;.))"))).toBe(
       ".github/undrift.yml:9: targets[0].ignoreDifferences[1].jqPathExpressions: (.data|until(false;.)): jq: did not finish within 1s on an empty input; an endless loop?",
     );
-    expect(Date.now() - started).toBeLessThan(20_000);
     // The thread is replaced: the next evaluation works.
     expect(loadConfig(withJq(".data.a")).targets[0]?.ignoreDifferences[1]?.jqPathExpressions).toEqual([".data.a"]);
   });

@@ -176,7 +176,7 @@ describe("jq path expressions", () => {
       metadata: { name: "c", namespace: "n" },
       data: { a: "1" },
     };
-    const started = Date.now();
+    // It returns (the expression never ends) with the bound's own message, and the engine still works after.
     expect(() =>
       stripIgnored({
         objects: [object],
@@ -187,7 +187,6 @@ describe("jq path expressions", () => {
     ).toThrow(
       '.github/undrift.yml: ignoreDifferences: jqPathExpressions: "(.data | until(. == null; .))": jq: did not finish within 1s on ConfigMap/n/c',
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(engine.paths({ a: 1 }, ".a")).toEqual([["a"]]);
   });
 
