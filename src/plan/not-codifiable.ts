@@ -1,6 +1,7 @@
 // The drift codify leaves alone whatever an edit of Git could be, and why:
 // one pure decision that the codify stage (CLI and app) and the dashboard read.
 import type { Renderer } from "../desired/render-target.ts";
+import { finalizersOf } from "../model/finalizers-of.ts";
 import { isSecret } from "../model/is-secret.ts";
 import type { ObjectMeta } from "../model/types.ts";
 
@@ -24,9 +25,7 @@ export function notCodifiable(params: {
 function beingDeleted(live: { metadata: ObjectMeta } | undefined): string | undefined {
   const since = live?.metadata.deletionTimestamp;
   if (typeof since !== "string" || since === "") return undefined;
-  const finalizers = Array.isArray(live?.metadata.finalizers)
-    ? live.metadata.finalizers.filter((f): f is string => typeof f === "string")
-    : [];
+  const finalizers = finalizersOf(live?.metadata);
   const held =
     finalizers.length === 0 ? "" : `, held by finalizer${finalizers.length > 1 ? "s" : ""} ${finalizers.join(", ")}`;
   return `being deleted (deletionTimestamp ${since}${held}); codify waits until it is gone`;
