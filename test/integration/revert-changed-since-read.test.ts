@@ -197,7 +197,8 @@ describe("a revert whose object was written after its read", () => {
     const { record } = await revertFrom(namespace, read);
     expect(record).toMatchObject({
       action: "failed",
-      reason: "changed since the scan, so not applied; run revert again to judge it anew",
+      reason:
+        "changed since the scan (/metadata/annotations/oncall), so not applied; run revert again to judge it anew",
     });
     expect((await annotations(namespace)).oncall).toBe("bob");
   });

@@ -10,7 +10,7 @@
 // Any other write since the read, a person's anywhere or a controller's to the
 // spec or to metadata that Git or a person owns, must be judged by a scan of
 // its own.
-import { type FieldPath, pathKey } from "../../drift/field-path.ts";
+import { escapePointer, type FieldPath, pathKey } from "../../drift/field-path.ts";
 import { ownedPaths } from "../../drift/managed-fields.ts";
 import type { KubeObject, ManagedFieldsEntry } from "../../model/types.ts";
 
@@ -24,7 +24,16 @@ export interface JudgedBy {
 
 const maps = ["annotations", "labels"] as const;
 
+/** Whether the two reads differ in nothing the revert judged. */
 export function changedNothingJudged(before: KubeObject, after: KubeObject, by: JudgedBy): boolean {
+  return judgedChange(before, after, by) === undefined;
+}
+
+/**
+ * Where the two reads first differ in what the revert judged, as a JSON pointer (a managed-fields entry by its
+ * manager), so that a refused revert says what moved; undefined when nothing judged changed.
+ */
+export function judgedChange(before: KubeObject, after: KubeObject, by: JudgedBy): string | undefined {
   // Status entries count too: the Deployment controller's revision annotation is owned by its status entry.
   const entries = [...(before.metadata.managedFields ?? []), ...(after.metadata.managedFields ?? [])];
   const isController = (e: ManagedFieldsEntry) =>
@@ -61,9 +70,30 @@ export function changedNothingJudged(before: KubeObject, after: KubeObject, by: 
         return owned.length > 0 ? [JSON.stringify({ manager: e.manager, operation: e.operation, owned })] : [];
       })
       .sort();
-    return JSON.stringify({ ...object, metadata: { ...meta, managedFields: judged } });
+    return { ...object, metadata: { ...meta }, managedFields: judged };
   };
-  return rest(before) === rest(after);
+  const [a, b] = [rest(before), rest(after)];
+  const [entriesA, entriesB] = [a.managedFields, b.managedFields];
+  const moved = [...entriesA.filter((e) => !entriesB.includes(e)), ...entriesB.filter((e) => !entriesA.includes(e))];
+  const { managedFields: _a, ...objectA } = a;
+  const { managedFields: _b, ...objectB } = b;
+  const at = firstDifference(objectA, objectB, "");
+  if (at !== undefined) return at;
+  if (moved.length > 0) return `/metadata/managedFields (${(JSON.parse(moved[0]!) as ManagedFieldsEntry).manager})`;
+  return undefined;
+}
+
+/** The JSON pointer of the first place two plain JSON values differ, in key order; undefined when equal. */
+function firstDifference(a: unknown, b: unknown, at: string): string | undefined {
+  if (a === b) return undefined;
+  const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+  if (!isMap(a) || !isMap(b) || Array.isArray(a) !== Array.isArray(b)) return at || "/";
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  for (const key of keys) {
+    const found = firstDifference(a[key], b[key], `${at}/${escapePointer(key)}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** "annotations/<key>" or "labels/<key>" for a path to one annotation or label. */

@@ -14,7 +14,7 @@ import { applyAction, type ObjectRecord } from "../../model/change-set.ts";
 import { isSecret } from "../../model/is-secret.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
-import { changedNothingJudged } from "../../plan/revert/changed-nothing-judged.ts";
+import { judgedChange } from "../../plan/revert/changed-nothing-judged.ts";
 import type { PlannedObject } from "../../plan/revert/plan-revert.ts";
 import { respectIgnored } from "../../plan/revert/respect-ignored.ts";
 import { type Takeover, takeOverHumanFields } from "../../plan/revert/take-over-human-fields.ts";
@@ -113,9 +113,12 @@ export async function applyDesired(params: {
           `changed since the scan, and reading it again failed: ${asApiError(object, "read", again).refusal}`,
         );
       }
-      // Against the scan's read, not the last try's: writes that each changed nothing judged add up to none.
-      if (!fresh || !planned.live || !changedNothingJudged(planned.live, fresh, judged))
+      if (!fresh || !planned.live)
         return fail("changed since the scan, so not applied; run revert again to judge it anew");
+      // Against the scan's read, not the last try's: writes that each changed nothing judged add up to none.
+      const changed = judgedChange(planned.live, fresh, judged);
+      if (changed !== undefined)
+        return fail(`changed since the scan (${changed}), so not applied; run revert again to judge it anew`);
       live = fresh;
     }
   }

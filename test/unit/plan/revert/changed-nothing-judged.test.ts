@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { KubeObject } from "../../../../src/model/types.ts";
-import { changedNothingJudged } from "../../../../src/plan/revert/changed-nothing-judged.ts";
+import { changedNothingJudged, judgedChange } from "../../../../src/plan/revert/changed-nothing-judged.ts";
 
 const read: KubeObject = {
   apiVersion: "apps/v1",
@@ -132,5 +132,30 @@ describe("changedNothingJudged", () => {
     (both.spec as { replicas: number }).replicas = 5;
     both.metadata.managedFields!.at(-1)!.fieldsV1!["f:spec"] = { "f:replicas": {} };
     expect(onlyUnjudged(read, both)).toBe(false);
+  });
+});
+
+describe("judgedChange", () => {
+  it("names where a judged field moved, so that a refused revert says what changed", () => {
+    expect(
+      judgedChange(
+        read,
+        readAgain((o) => (o.metadata.annotations = { oncall: "bob" })),
+        by,
+      ),
+    ).toBe("/metadata/annotations/oncall");
+    expect(
+      judgedChange(
+        read,
+        readAgain((o) => ((o.spec as { replicas: number }).replicas = 5)),
+        by,
+      ),
+    ).toBe("/spec/replicas");
+    const rewritten = readAgain((o) => (o.metadata.managedFields![1]!.time = "2026-12-03T10:05:00Z"));
+    expect(judgedChange(read, rewritten, by)).toBe("/metadata/managedFields (kubectl-annotate)");
+  });
+
+  it("is undefined when only what the revert never judged moved", () => {
+    expect(judgedChange(read, revisionBy("kube-controller-manager"), by)).toBeUndefined();
   });
 });
