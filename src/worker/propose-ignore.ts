@@ -10,7 +10,7 @@
 //      config; a tick it still reports, or anything new on the objects the rules
 //      reach, means no pull request, and says why
 //   6. the pull request, whose body says what the rule hides from now on and who asked
-// GitHub requests (measured in test/integration/app-ignore.test.ts): the same
+// GitHub requests (measured in test/api-server/app-ignore.test.ts): the same
 // ticks again 1 (the PR lookup); a first PR 5 (lookup, tree, commit, branch, PR;
 // +1 labels, +1 reviewers); an update 5 (lookup, tree, commit, branch move, PR edit).
 import { readFile } from "node:fs/promises";

@@ -1,5 +1,5 @@
 // Ctrl-C during `undrift revert`, with signals sent to a stand-in for `process`
-// (the real SIGINT path is test/integration/revert-interrupt.test.ts): before
+// (the real SIGINT path is test/end-to-end/revert-interrupt.test.ts): before
 // anything is applied it exits at once; once applying, it stops and lets the
 // revert report; a second Ctrl-C exits at once; the same Ctrl-C passed on twice
 // (npx, the Node hand-over) counts once.

@@ -1,6 +1,6 @@
 // A scan's problems name each API group discovery could not read (an APIService whose service is down):
 // its kinds are unknown, so its orphans cannot be checked. (Discovery marking it so is checked against the
-// real aggregator in test/integration/scan-unavailable-group.test.ts.)
+// real aggregator in test/end-to-end/scan-unavailable-group.test.ts.)
 import { describe, expect, it } from "vitest";
 import { ResourceIndex } from "../../../src/live/discovery.ts";
 import { resolveDesired } from "../../../src/live/fetch-live.ts";

@@ -95,7 +95,9 @@ beforeAll(async () => {
   if (!tarball) throw new Error(`npm pack left no tarball in ${packed}`);
   // Offline when npm's cache has every package (after npm ci and one run), the registry otherwise.
   await npm(["install", "--global", "--prefix", prefix, "--prefer-offline", join(packed, tarball)], work);
-});
+  // Packing compiles the whole project and npm may reach its registry: minutes on a busy machine, unlike any
+  // other hook, so it alone gets them.
+}, 600_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
