@@ -7,8 +7,8 @@
 // check run passed, and no GitHub request the strict mock does not expect.
 // A third case cuts the network until the API server no longer has the watch's
 // resourceVersion, so that it answers the resumed watch 410 Gone: the watch
-// LISTs again and the change is found by comparing that LIST with what it held. (The SIGKILLed
-// holder is app-watch-takeover.test.ts.)
+// LISTs again and the change is found by comparing that LIST with what it
+// held. (The SIGKILLed holder is app-watch-takeover.test.ts.)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -134,8 +134,12 @@ describe("a watched target", () => {
   // A watch resumed from a resourceVersion the server no longer has is answered 410. The test cluster serves
   // PodTemplates from etcd, not its watch cache, and compacts etcd's history every few seconds
   // (scripts/cluster/cluster.ts), so a PodTemplate's resourceVersion is gone seconds after the cut, as in
-  // watch-cache.test.ts; a kind served from the watch cache keeps 75 s of changes at least.
-  it("has a change made while its watch expired (410 Gone) reported once the watch has LISTed again", async () => {
+  // watch-cache.test.ts; a kind served from the watch cache keeps 75 s of changes at least. The cut lasts up to
+  // 20 s, and the worker's watch may then wait 16 s more to retry (its backoff): too near the default timeout on a
+  // loaded machine.
+  it("has a change made while its watch expired (410 Gone) reported once the watch has LISTed again", {
+    timeout: 120_000,
+  }, async () => {
     const podTemplate = (image: string) =>
       `apiVersion: v1\nkind: PodTemplate\nmetadata:\n  name: a\ntemplate:\n  metadata:\n    labels: {app: a}\n  spec:\n    containers:\n      - {name: c, image: ${image}}\n`;
     s = scenario({ files: { "manifests/a.yaml": podTemplate("busybox") }, target: { mode: "warn" } });
