@@ -157,6 +157,14 @@ async function startCluster(bins: ReturnType<typeof ensureBinaries>): Promise<Up
     "--max-requests-inflight=2000",
     "--max-mutating-requests-inflight=1000",
     "--enable-priority-and-fairness=false",
+    // A watch resumed from a resourceVersion the server no longer has is answered 410 Gone; the 410 tests need
+    // that within seconds. The watch cache keeps every event of the last 75 s at least (no flag lowers it), so
+    // the two kinds those tests write, and nothing else does, are served from etcd instead, and etcd's history
+    // is compacted every 5 s: a watch of them from a resourceVersion 5 to 15 s old gets 410. Other kinds stay in
+    // the watch cache, whose window compaction does not shorten; only a LIST paged over more than 5 s may now hear
+    // its continue token expired (410), which listObjects and kubectl answer by listing again.
+    "--watch-cache-sizes=podtemplates#0,limitranges#0",
+    "--etcd-compaction-interval=5s",
     ...audit.args,
   ]);
   await waitForApiserver(state, components, 120);
