@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatAudit } from "../../src/cli/format-audit.ts";
 import { AuditEntryError, type AuditEntryInput, appendAudit, readAudit } from "../../src/state/audit-log.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { openTestRedis, type TestRedis } from "../helpers/redis.ts";
 
 const entry: AuditEntryInput = {
@@ -30,8 +31,6 @@ afterEach(async () => {
   await t.cleanup();
 });
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe("the audit log", () => {
   it("keeps each entry with the time Redis recorded it, and logs it as one structured line", async () => {
     const before = Date.now();
@@ -58,10 +57,18 @@ describe("the audit log", () => {
   });
 
   it("reads the entries since a time, oldest first", async () => {
-    await appendAudit({ redis: t.redis, key, entry: { ...entry, event: "scan", outcome: "1 drifted" } });
-    await pause(20);
-    const since = new Date();
-    await pause(5);
+    const first = await appendAudit({ redis: t.redis, key, entry: { ...entry, event: "scan", outcome: "1 drifted" } });
+    // Entries are stamped by Redis's clock to the millisecond: `since` is a millisecond of that clock after the
+    // first entry's, so the first is before it and every entry appended from now on at or after it.
+    const since = await eventually(
+      "Redis's clock past the first entry's millisecond",
+      async () => {
+        const [seconds, micros] = await t.redis.time();
+        const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+        return now > Date.parse(first.time) && new Date(now);
+      },
+      { intervalMs: 1 },
+    );
     await appendAudit({ redis: t.redis, key, entry: { ...entry, event: "heal", outcome: "applied 1" } });
     await appendAudit({ redis: t.redis, key, entry: { ...entry, event: "scan", outcome: "in-sync" } });
     const records = await readAudit({ redis: t.redis, key, since });

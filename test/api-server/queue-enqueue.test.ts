@@ -103,17 +103,21 @@ describe("scans of one target while one runs", () => {
 
       const queue = t.queues.scan("prod-eu");
       await waitFor("two completed scans", async () => (await queue.getCompletedCount()) === 2);
+      // A scan of another target, queued after those two ended: once it has run, a third scan of infra queued
+      // before it would have run before it or beside it.
+      const marker = await enqueueScan({ queues: t.queues, job: job({ target: "marker", revision: sha(99) }) });
+      await waitFor("the marker's scan to complete", async () => (await queue.getJobState(marker)) === "completed");
       // Nothing else is waiting to run, and nothing ran alongside.
-      await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await queue.getJobCounts("waiting", "active", "delayed", "completed", "failed")).toEqual({
         waiting: 0,
         active: 0,
         delayed: 0,
-        completed: 2,
+        completed: 3,
         failed: 0,
       });
-      expect(scans.map((scan) => scan.job.revision)).toEqual([sha(0), sha(10)]);
-      expect(scans.map((scan) => scan.context.jobId)).toEqual([first, `acme/gitops#infra@${sha(10)}`]);
+      const infra = scans.filter((scan) => scan.job.target === "infra");
+      expect(infra.map((scan) => scan.job.revision)).toEqual([sha(0), sha(10)]);
+      expect(infra.map((scan) => scan.context.jobId)).toEqual([first, `acme/gitops#infra@${sha(10)}`]);
     } finally {
       release.open();
       await workers.close();

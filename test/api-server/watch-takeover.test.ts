@@ -95,19 +95,26 @@ describe("a cluster's watches taken over by another worker", () => {
     const first = worker(test);
     await waitFor("the first worker to hold the lease", () => first.watching(CLUSTER));
     const job = { installationId: 7, repo: "acme/gitops", target: "gone", cluster: CLUSTER };
+    // A target still tracked: its adoption is the sign the second worker's adoption has run.
+    const kept = { ...job, target: "kept" };
     first.triggers.track(job, "undrift.dev/target=gone");
+    first.triggers.track(kept, "undrift.dev/target=kept");
     first.triggers.forget(job);
     await waitFor(
-      "the interest dropped",
-      async () => (await test.redis.hlen(`${test.prefix}:watch-targets:${CLUSTER}`)) === 0,
+      "the interest in gone dropped, in kept kept",
+      async () => (await test.redis.hkeys(`${test.prefix}:watch-targets:${CLUSTER}`)).join() === "acme/gitops#kept",
     );
     await first.close();
     workers.splice(0);
     const second = worker(test);
     await waitFor("the second worker to hold the lease", () => second.watching(CLUSTER), 10_000);
-    // Give an adoption time to queue, had it anything to queue.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await test.queues.scan(CLUSTER).count()).toBe(0);
+    // Said once every adopted scan is queued: had gone been adopted, its scan would be queued by now too.
+    const adopted = await waitFor("the second worker's adoption", () =>
+      test.log.entries.find((e) => e.message.endsWith(`of cluster ${CLUSTER} queued for a scan on taking its watches`)),
+    );
+    expect(adopted.message).toBe(`1 watched targets of cluster ${CLUSTER} queued for a scan on taking its watches`);
+    const queued = await test.queues.scan(CLUSTER).getJobs(["waiting", "prioritized", "delayed", "active"]);
+    expect(queued.map((j) => j.data)).toEqual([{ ...kept, reason: "watch" }]);
   });
 
   it("skips an entry it cannot read, with one warning naming it, and adopts the rest", async () => {

@@ -9,7 +9,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/cluster/processes.ts";
 import { recorderToken } from "../../src/app/attribution/recorder-token.ts";
@@ -18,6 +17,7 @@ import { applyObject } from "../../src/live/apply-object.ts";
 import { writeRecords } from "../../src/state/write-records.ts";
 import { client, kubeconfigPath } from "../helpers/cluster.ts";
 import { kubectlAs, personKubeconfig } from "../helpers/cluster-people.ts";
+import { eventually } from "../helpers/eventually.ts";
 import { openTestRedis, type TestRedis, waitFor } from "../helpers/redis.ts";
 import { undrift } from "../helpers/run-cli.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
@@ -176,7 +176,16 @@ describe("the admission recorder", () => {
       // Two people patch one object seconds apart, each a different field: Kubernetes keeps one kubectl-patch
       // entry for both, stamped with bob's time; each is named for their own field, not bob for both (issue 31).
       await as("alice", ["-n", s.namespace, "patch", "configmap", "shared", "-p", '{"data":{"A":"2"}}']);
-      await sleep(2000);
+      const alices = await waitFor("alice's record of shared", async () =>
+        (await records.forObject("test", key("shared"))).find((r) => r.username === "alice"),
+      );
+      // managedFields times are whole seconds: bob writes in a later second than alice, so the shared entry's
+      // time is his and not hers.
+      await eventually(
+        "a second later than alice's write",
+        () => Math.floor(Date.now() / 1000) > Math.floor(Date.parse(alices.at) / 1000),
+        { intervalMs: 50 },
+      );
       await as("bob", ["-n", s.namespace, "patch", "configmap", "shared", "-p", '{"data":{"B":"2"}}']);
       await waitFor("bob's record of shared", async () =>
         (await records.forObject("test", key("shared"))).some((r) => r.username === "bob"),
@@ -238,25 +247,32 @@ describe("the admission recorder", () => {
         verbs: [],
         preferred: true,
       };
+      const write = (value: string) =>
+        applyObject({
+          client: admin,
+          resource,
+          object: {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name: "timed", namespace: s.namespace, labels: { "undrift.dev/target": s.target } },
+            data: { i: value },
+          },
+          fieldManager: "bench",
+          force: true,
+          dryRun: false,
+        });
       const timeWrites = async (n: number) => {
         const started = performance.now();
-        for (let i = 0; i < n; i++) {
-          await applyObject({
-            client: admin,
-            resource,
-            object: {
-              apiVersion: "v1",
-              kind: "ConfigMap",
-              metadata: { name: "timed", namespace: s.namespace, labels: { "undrift.dev/target": s.target } },
-              data: { i: String(i) },
-            },
-            fieldManager: "bench",
-            force: true,
-            dryRun: false,
-          });
-        }
+        for (let i = 0; i < n; i++) await write(String(i));
         return (performance.now() - started) / n;
       };
+      // The API server's own count of its calls to the recorder's webhook, answered or failed.
+      const webhookCalls = async () =>
+        (await kubectl(["get", "--raw", "/metrics"]))
+          .split("\n")
+          .filter((line) => line.startsWith("apiserver_admission_webhook_request_total{"))
+          .filter((line) => line.includes('name="recorder.attribution.undrift.dev"'))
+          .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
       await timeWrites(3);
       const on = await timeWrites(30);
 
@@ -274,7 +290,17 @@ describe("the admission recorder", () => {
       expect((await install(["uninstall"])).stdout).toBe(
         "validatingwebhookconfiguration undrift-recorder-test: not installed\n",
       );
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // The API server drops the webhook from its configuration a moment after the delete: "off" is timed once a
+      // write no longer reaches it (its own count of calls to the webhook stands still across a write).
+      await eventually(
+        "the API server to stop calling the uninstalled webhook",
+        async () => {
+          const before = await webhookCalls();
+          await write(`probe-${before}`);
+          return (await webhookCalls()) === before;
+        },
+        { intervalMs: 200 },
+      );
       await timeWrites(3);
       const off = await timeWrites(30);
       console.log(
