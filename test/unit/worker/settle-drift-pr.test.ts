@@ -57,7 +57,7 @@ describe("a drift PR when the drift is gone", () => {
   });
 
   it("is left open, without a request to GitHub, when some objects could not be compared", async () => {
-    const { settled, result } = await settle(inSync([{ kind: "Secret", message: "forbidden" }]));
+    const { settled, result } = await settle(inSync([{ group: "", kind: "Secret", message: "forbidden" }]));
     expect(settled).toBe(true);
     expect(github.requests).toEqual([]);
     expect(result.lines).toEqual(["Some objects could not be compared, so an open pull request is left as it is."]);
