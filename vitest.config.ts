@@ -1,8 +1,10 @@
 import { defineConfig } from "vitest/config";
 
 // Files that change what the whole cluster serves (API groups, CRDs): while one runs, discovery differs for
-// every other file's scans, so they run alone, one at a time, after the others (sequence.groupOrder).
+// every other file's scans, so they run alone, one at a time, after the others (sequence.groupOrder). The
+// shared nodes' capacity is the cluster's too: own-node fills it.
 const clusterWide = [
+  "test/integration/own-node.test.ts",
   "test/integration/scan-unavailable-group.test.ts",
   "test/integration/revert-crd.test.ts",
   "test/integration/scan-undeclared-kinds.test.ts",
