@@ -139,6 +139,8 @@ async function startCluster(bins: ReturnType<typeof ensureBinaries>): Promise<Up
     "--service-cluster-ip-range=10.0.0.0/16",
     "--allow-privileged=true",
     "--authorization-mode=Node,RBAC",
+    // Beside the default plugins: a namespace's annotations put its pods on the node of its own (kwok.ts ownNode).
+    "--enable-admission-plugins=PodNodeSelector,PodTolerationRestriction",
     `--token-auth-file=${pki.tokenFile}`,
     "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
     `--service-account-key-file=${pki.saPub}`,

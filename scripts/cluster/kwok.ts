@@ -255,8 +255,48 @@ export function kwokArgs(p: { kubeconfig: string; config: string; port: number; 
 
 /** The fake nodes: schedulable, no taints, with room for many pods. */
 export function kwokNodes(): ClusterObject[] {
+  return nodeNames.map((name) => fakeNode(name));
+}
+
+/**
+ * The label and taint key of a node that belongs to one namespace. Pods of another run can fill the shared
+ * nodes (110 pods each, as a kubelet holds); a test whose pods must run gets a node of its own instead
+ * (test/helpers/own-node.ts). Its taint keeps every other pod off it, and the namespace's annotations, read
+ * by the PodNodeSelector and PodTolerationRestriction admission plugins (cluster.ts enables them), put the
+ * namespace's pods on it alone, with no change to the manifests Git declares.
+ */
+export const ownNodeKey = "undrift.test/namespace";
+
+/** Name of the node that belongs to `namespace`. */
+export function ownNodeName(namespace: string): string {
+  return `kwok-${namespace}`;
+}
+
+/**
+ * The node of one namespace, owned by it: the garbage collector deletes the node once the namespace is gone,
+ * after the namespace controller (and kwok, on this node) has deleted its pods.
+ */
+export function ownNode(namespace: { name: string; uid: string }): ClusterObject {
+  const node = fakeNode(ownNodeName(namespace.name), { [ownNodeKey]: namespace.name });
+  node.metadata.ownerReferences = [{ apiVersion: "v1", kind: "Namespace", name: namespace.name, uid: namespace.uid }];
+  node.spec = { taints: [{ key: ownNodeKey, value: namespace.name, effect: "NoSchedule" }] };
+  return node;
+}
+
+/** The annotations that send a namespace's pods to its own node, and only there. */
+export function ownNodeAnnotations(namespace: string): Record<string, string> {
+  return {
+    "scheduler.alpha.kubernetes.io/node-selector": `${ownNodeKey}=${namespace}`,
+    "scheduler.alpha.kubernetes.io/defaultTolerations": JSON.stringify([
+      { key: ownNodeKey, operator: "Equal", value: namespace, effect: "NoSchedule" },
+    ]),
+  };
+}
+
+/** A node kwok manages (its annotation), with room for many pods and resource metrics at kwok's endpoint. */
+function fakeNode(name: string, labels: Record<string, string> = {}): ClusterObject {
   const resources = { cpu: "32", memory: "256Gi", pods: "110", "ephemeral-storage": "1Ti" };
-  return nodeNames.map((name) => ({
+  return {
     apiVersion: "v1",
     kind: "Node",
     metadata: {
@@ -267,6 +307,7 @@ export function kwokNodes(): ClusterObject[] {
         "kubernetes.io/os": "linux",
         "kubernetes.io/arch": "amd64",
         "node-role.kubernetes.io/worker": "",
+        ...labels,
       },
       annotations: {
         "kwok.x-k8s.io/node": "fake",
@@ -275,5 +316,5 @@ export function kwokNodes(): ClusterObject[] {
       },
     },
     status: { allocatable: resources, capacity: resources },
-  }));
+  };
 }

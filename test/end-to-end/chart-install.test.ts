@@ -12,6 +12,7 @@ import { parse, stringify } from "yaml";
 import { kubeconfigPath, kubectl, uniqueName } from "../helpers/cluster.ts";
 import { deleteNamespaces, getJson, type Obj, rolledOut } from "../helpers/controllers.ts";
 import { chartDir, helm, removeHelmHome, valuesFile } from "../helpers/helm.ts";
+import { giveOwnNode } from "../helpers/own-node.ts";
 import { undrift } from "../helpers/run-cli.ts";
 
 const namespace = uniqueName("chart-install");
@@ -35,6 +36,7 @@ let installed = false;
 
 beforeAll(async () => {
   await kubectl(["create", "namespace", namespace]);
+  await giveOwnNode(namespace);
   // The GitHub App's Secret, as the README has people make it; values that GitHub would refuse, as kwok runs no process.
   await kubectl([
     ...["-n", namespace, "create", "secret", "generic", "undrift-github"],

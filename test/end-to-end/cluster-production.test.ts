@@ -10,12 +10,13 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { writeKubeconfigFor } from "../../scripts/cluster/kubeconfig.ts";
-import { nodeNames, unreadyAnnotation } from "../../scripts/cluster/kwok.ts";
+import { ownNodeName, unreadyAnnotation } from "../../scripts/cluster/kwok.ts";
 import { startLatencyProxy } from "../../scripts/cluster/latency-proxy.ts";
 import { injectLabel } from "../../scripts/cluster/webhook.ts";
 import { injected } from "../../scripts/cluster/webhook-server.ts";
 import { kubeconfigPath, kubectl, uniqueName } from "../helpers/cluster.ts";
 import { eventually } from "../helpers/eventually.ts";
+import { giveOwnNode } from "../helpers/own-node.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: kubectl's JSON, read field by field as a user reads it.
 type Obj = Record<string, any>;
@@ -32,6 +33,7 @@ async function namespace(labels: Record<string, string> = {}): Promise<string> {
     ["apply", "-f", "-"],
     JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name, labels } }),
   );
+  await giveOwnNode(name);
   return name;
 }
 
@@ -69,7 +71,7 @@ const replicaSets = async (ns: string, app: string) =>
   (await getJson(["-n", ns, "get", "replicasets", "-l", `app=${app}`])).items as Obj[];
 
 describe("the test cluster's controllers", () => {
-  it("rolls a Deployment out: a ReplicaSet it owns and Ready pods on the kwok nodes", async () => {
+  it("rolls a Deployment out: a ReplicaSet it owns and Ready pods on the namespace's own kwok node", async () => {
     const ns = await namespace();
     await kubectl(["apply", "-f", "-"], JSON.stringify(deployment(ns, "web", 2)));
     await rolledOut(ns, "web");
@@ -82,7 +84,7 @@ describe("the test cluster's controllers", () => {
     expect(running).toHaveLength(2);
     for (const pod of running) {
       expect(ready(pod)).toBe(true);
-      expect(nodeNames).toContain(pod.spec.nodeName);
+      expect(pod.spec.nodeName).toBe(ownNodeName(ns));
       expect(pod.metadata.ownerReferences[0]).toMatchObject({ kind: "ReplicaSet", name: rs?.metadata.name });
     }
   });
@@ -113,13 +115,19 @@ describe("the test cluster's controllers", () => {
     expect(left[0]?.metadata.ownerReferences[0]).toMatchObject({ kind: "ReplicaSet", name: rs?.metadata.name });
   });
 
-  it("finishes deleting a Namespace and everything in it", async () => {
+  it("finishes deleting a Namespace and everything in it, and then its own node", async () => {
     const ns = await namespace();
     await kubectl(["apply", "-f", "-"], JSON.stringify(deployment(ns, "inside", 1)));
     await rolledOut(ns, "inside");
     await kubectl(["delete", "namespace", ns, "--wait=false"]);
     await eventually("the namespace to be gone", () =>
       kubectl(["get", "namespace", ns]).then(
+        () => undefined,
+        (error: { stderr?: string }) => (String(error.stderr).includes("NotFound") ? true : undefined),
+      ),
+    );
+    await eventually("the garbage collector to delete the namespace's node", () =>
+      kubectl(["get", "node", ownNodeName(ns)]).then(
         () => undefined,
         (error: { stderr?: string }) => (String(error.stderr).includes("NotFound") ? true : undefined),
       ),

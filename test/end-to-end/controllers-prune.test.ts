@@ -10,6 +10,7 @@ import type { RevertResult } from "../../src/model/change-set.ts";
 import { uniqueName } from "../helpers/cluster.ts";
 import { deleteNamespaces, dependents, eventually, revert, rolledOut } from "../helpers/controllers.ts";
 import { singleWebDeployment } from "../helpers/manifests.ts";
+import { giveOwnNode } from "../helpers/own-node.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const created: string[] = [];
@@ -45,6 +46,7 @@ describe("pruning what the controllers finish", () => {
     current = scenario({ files: { "manifests/settings.yaml": settings, "manifests/extra.yaml": namespaceOf(extra) } });
     const s = current;
     await s.applyGit();
+    await giveOwnNode(extra);
     // Something of someone else's inside it, which the namespace controller must delete with it.
     await kubectl(["-n", extra, "create", "deployment", "inside", "--image=registry.example/inside:1.0"]);
     await rolledOut(extra, "inside");

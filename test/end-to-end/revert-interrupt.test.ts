@@ -10,6 +10,7 @@ import { startUndrift } from "../helpers/cli-process.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { eventually } from "../helpers/controllers.ts";
 import { unreadyWebDeployment } from "../helpers/manifests.ts";
+import { giveOwnNode } from "../helpers/own-node.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 let current: Scenario | undefined;
@@ -31,6 +32,7 @@ async function startRevert(flags: string[], options: { tty?: boolean } = {}) {
   });
   const s = current;
   await kubectl(["create", "namespace", s.namespace]);
+  await giveOwnNode(s.namespace);
   const args = ["revert", "--repo", s.repoDir, "--target", s.target, "--kubeconfig", kubeconfigPath(), "--wait"];
   return { s, cli: startUndrift([...args, ...flags], options) };
 }

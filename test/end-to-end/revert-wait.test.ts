@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RevertResult } from "../../src/model/change-set.ts";
 import { getJson, revert } from "../helpers/controllers.ts";
 import { unreadyWebDeployment, webDeployment } from "../helpers/manifests.ts";
+import { giveOwnNode } from "../helpers/own-node.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 let current: Scenario | undefined;
@@ -27,6 +28,7 @@ spec:
 /** `revert` into the scenario's namespace (which exists, as Git does not declare it). */
 async function revertInto(s: Scenario, flags: string[]) {
   await kubectl(["create", "namespace", s.namespace]);
+  await giveOwnNode(s.namespace);
   return revert(s, flags);
 }
 

@@ -15,6 +15,7 @@ import type { DriftReport } from "../../src/model/types.ts";
 import { scanReportSchema } from "../../src/report/report-json-schema.ts";
 import { pickTarget } from "../../src/stages/scan/scan-target.ts";
 import { client, contexts, kubeconfigPath, kubectl, uniqueName } from "./cluster.ts";
+import { giveOwnNode } from "./own-node.ts";
 import { type CliResult, undrift } from "./run-cli.ts";
 
 export { type CliResult, undrift };
@@ -63,6 +64,7 @@ export function scenario(params: {
     }
   };
   write({ ".github/undrift.yml": stringify(config), ...params.files });
+  let ownNode: Promise<void> | undefined;
   return {
     repoDir,
     namespace,
@@ -70,6 +72,9 @@ export function scenario(params: {
     write,
     async applyGit() {
       await kubectl(["create", "namespace", namespace]).catch(() => undefined);
+      // Git's Deployments get pods: they run on the namespace's own node, not on capacity other runs can take.
+      ownNode ??= giveOwnNode(namespace);
+      await ownNode;
       const config = await readRepoConfig(repoDir);
       const t = pickTarget(config, target);
       const rendered = await renderTarget({ repoDir, target: t });
@@ -108,8 +113,8 @@ export function scenario(params: {
     },
     async cleanup() {
       rmSync(repoDir, { recursive: true, force: true });
-      // The controllers give every Deployment pods, and kwok's nodes hold 110 each as a kubelet does: a
-      // namespace left behind keeps its pods, and enough of them leave later tests' pods unschedulable.
+      // The controllers give every Deployment pods, and kwok's shared nodes hold 110 each as a kubelet does: a
+      // namespace left behind keeps its pods (and its own node), and fills what tests without one rely on.
       await kubectl(["delete", "namespace", namespace, "--ignore-not-found", "--wait=false"]);
     },
   };
