@@ -53,9 +53,12 @@ export function judgedChange(before: KubeObject, after: KubeObject, by: JudgedBy
     // The generation follows the spec, which is compared, and for a Deployment its annotations too (its strategy
     // bumps the generation on any annotation change), so an exempt annotation moves it.
     const { resourceVersion: _version, generation: _generation, managedFields, ...meta } = metadata;
+    // No map and a map of exempt keys alone are the same: a scan may read a Deployment before its controller's
+    // first sync, when it has no annotations at all, and the read again finds only the revision annotation.
     for (const m of maps) {
       const kept = Object.entries(meta[m] ?? {}).filter(([key]) => !exempt.has(`${m}/${key}`));
-      if (meta[m]) meta[m] = Object.fromEntries(kept);
+      if (kept.length > 0) meta[m] = Object.fromEntries(kept);
+      else delete meta[m];
     }
     // A person's or undrift's entry must be as read, its time too (a person may rewrite a value they own). A
     // controller's entry is compared by what it owns beyond the exempt keys: its time moves with each write to

@@ -122,6 +122,29 @@ describe("changedNothingJudged", () => {
     expect(onlyUnjudged(shared, revisionBy("kube-controller-manager", shared))).toBe(false);
   });
 
+  it("is true when the scan read the object before its controller first wrote an annotation", () => {
+    // applyGit then `kubectl set image` at once: the scan can read the Deployment before the controller's first
+    // sync, when it has no annotations at all, and the revert's second read finds the revision annotation there.
+    // No annotations and only exempt annotations are the same to the revert (once, in a full CI run, refused).
+    const unannotated = structuredClone(read);
+    delete unannotated.metadata.annotations;
+    expect(judgedChange(unannotated, revisionBy("kube-controller-manager", unannotated), by)).toBeUndefined();
+    const labelled = structuredClone(unannotated);
+    delete labelled.metadata.labels;
+    const controllerLabel = structuredClone(labelled);
+    controllerLabel.metadata.resourceVersion = "101";
+    controllerLabel.metadata.labels = { "pod-template-hash": "abc" };
+    controllerLabel.metadata.managedFields!.push({
+      manager: "some-controller",
+      operation: "Update",
+      time: "2026-12-03T10:02:00Z",
+      fieldsV1: { "f:metadata": { "f:labels": { "f:pod-template-hash": {} } } },
+    });
+    expect(judgedChange(labelled, controllerLabel, by)).toBeUndefined();
+    // A person's first annotation is still a change.
+    expect(judgedChange(unannotated, revisionBy("kubectl-annotate", unannotated), by)).toBe("/metadata/annotations");
+  });
+
   it("is true when the API server listed the same entries in another order", () => {
     const reordered = readAgain((o) => o.metadata.managedFields!.reverse());
     expect(onlyUnjudged(read, reordered)).toBe(true);
