@@ -18,6 +18,7 @@ import { platformCrds } from "./platform-crds.ts";
 import { alive, type Component, freePort, start, stop } from "./processes.ts";
 import { readerRbac } from "./rbac.ts";
 import { waitForApiserver, waitForComponents } from "./readiness.ts";
+import { withStartLock } from "./start-lock.ts";
 import { webhookConfiguration, widgetCrd } from "./webhook.ts";
 
 /** Where a running cluster keeps its data, logs and kubeconfig; UNDRIFT_CLUSTER_DIR moves it. */
@@ -61,22 +62,32 @@ export interface Up {
 
 /** Starts a cluster unless one runs; returns the kubeconfig path and whether this call started it. */
 export async function up(): Promise<Up> {
+  const reused = await reuse();
+  if (reused) return reused;
+  // A process that waited for another's start reuses what it started (a cold one builds for many minutes).
+  return withStartLock(`${stateDir}.lock`, async () => {
+    const startedMeanwhile = await reuse();
+    if (startedMeanwhile) return startedMeanwhile;
+    await down();
+    const bins = ensureBinaries();
+    try {
+      return await startCluster(bins);
+    } catch (error) {
+      // Stop what did start, but keep the state folder: the error names the log to read.
+      for (const component of readState()?.components.reverse() ?? []) await stop(component.pid);
+      throw error;
+    }
+  });
+}
+
+async function reuse(): Promise<Up | undefined> {
   const existing = await running();
-  if (existing)
-    return {
-      kubeconfig: existing.kubeconfig,
-      started: false,
-      ...(existing.auditWebhook ? { auditWebhook: existing.auditWebhook } : {}),
-    };
-  await down();
-  const bins = ensureBinaries();
-  try {
-    return await startCluster(bins);
-  } catch (error) {
-    // Stop what did start, but keep the state folder: the error names the log to read.
-    for (const component of readState()?.components.reverse() ?? []) await stop(component.pid);
-    throw error;
-  }
+  if (!existing) return undefined;
+  return {
+    kubeconfig: existing.kubeconfig,
+    started: false,
+    ...(existing.auditWebhook ? { auditWebhook: existing.auditWebhook } : {}),
+  };
 }
 
 async function startCluster(bins: ReturnType<typeof ensureBinaries>): Promise<Up> {
