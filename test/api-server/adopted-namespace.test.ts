@@ -22,7 +22,7 @@ describe("a Namespace created with kubectl create ns, adopted by a target", () =
     const labels = await kubectl(["get", "namespace", s.namespace, "-o", "jsonpath={.metadata.labels}"]);
     expect(JSON.parse(labels)).toMatchObject({ "kubernetes.io/metadata.name": s.namespace });
 
-    const scan = await s.scanJson();
+    const scan = await s.scanReport();
     expect(scan.report.resources.map((r) => [r.kind, r.status, r.changes.map((c) => c.path)])).toEqual([
       ["Namespace", "in-sync", []],
     ]);

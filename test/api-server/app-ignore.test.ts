@@ -192,13 +192,13 @@ describe("an ignore request", () => {
     ]);
 
     // 4. Merged: a scan with the PR's config no longer reports the fields, and the drift is still there.
-    const before = await s.scanJson();
+    const before = await s.scanReport();
     expect(before.report.resources[0]?.changes.map((c) => c.path).sort()).toEqual([
       "/metadata/annotations/team",
       "/spec/replicas",
     ]);
     s.write({ ".github/undrift.yml": gh.state.trees[1]?.tree[0]?.content ?? "" });
-    const after = await s.scanJson();
+    const after = await s.scanReport();
     expect(after.code).toBe(0);
     expect(after.report.summary).toMatchObject({ drifted: 0 });
     expect(await kubectl(["-n", s.namespace, "get", "deployment", "web", "-o", "jsonpath={.spec.replicas}"])).toBe("4");

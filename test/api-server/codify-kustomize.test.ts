@@ -141,7 +141,7 @@ spec:
       "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  annotations:\n    team: shop\n",
     );
 
-    const after = await s.scanJson();
+    const after = await s.scanReport();
     expect(after.report.summary).toMatchObject({ drifted: 0, missing: 0, orphaned: 0 });
     expect(after.code).toBe(0);
   });
@@ -175,7 +175,7 @@ spec:
         ),
     );
 
-    const after = await s.scanJson();
+    const after = await s.scanReport();
     expect(after.report.summary).toMatchObject({ drifted: 0, missing: 0, orphaned: 0 });
     expect(after.code).toBe(0);
   });

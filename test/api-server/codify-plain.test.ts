@@ -86,7 +86,7 @@ describe("undrift codify: plain target", () => {
     await kubectl([...ns, "delete", "configmap", "old"]);
     await kubectl([...ns, "create", "configmap", "stray", "--from-literal=owner=alice"]);
     await kubectl([...ns, "label", "configmap", "stray", `undrift.dev/target=${s.target}`]);
-    expect((await s.scanJson()).report.summary).toMatchObject({ drifted: 2, missing: 1, orphaned: 1 });
+    expect((await s.scanReport()).report.summary).toMatchObject({ drifted: 2, missing: 1, orphaned: 1 });
 
     const result = await codify(s);
     expect(result.stderr).toBe("");
@@ -110,7 +110,7 @@ describe("undrift codify: plain target", () => {
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: stray\ndata:\n  owner: alice\n",
     );
 
-    const after = await s.scanJson();
+    const after = await s.scanReport();
     expect(after.report.summary).toMatchObject({ drifted: 0, missing: 0, orphaned: 0 });
     expect(after.code).toBe(0);
   });
@@ -155,7 +155,7 @@ spec:
         "              memory: 128Mi\n        - name: logger\n          image: busybox:1.36\n          args:\n            - tail\n            - -f\n            - /dev/null\n",
       ),
     );
-    const after = await s.scanJson();
+    const after = await s.scanReport();
     expect(after.report.summary).toMatchObject({ drifted: 0, missing: 0, orphaned: 0 });
   });
 });
@@ -182,7 +182,7 @@ data:
     await kubectl([...ns, "patch", "configmap", "app-config", "--type=merge", "-p", JSON.stringify(hold)]);
     try {
       await kubectl([...ns, "delete", "configmap", "held", "app-config", "--wait=false"]);
-      const scanned = await s.scanJson();
+      const scanned = await s.scanReport();
       expect(scanned.report.summary).toMatchObject({ drifted: 1, orphaned: 1 });
 
       const result = await codify(s);

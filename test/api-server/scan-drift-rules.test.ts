@@ -53,7 +53,7 @@ describe("undrift scan: drift rules", () => {
     const live = JSON.parse(await kubectl(["-n", s.namespace, "get", "deploy", "web", "-o", "json"]));
     expect(live.spec.template.spec.containers[0].resources.requests.cpu).toBe("500m");
 
-    const { code, report } = await s.scanJson();
+    const { code, report } = await s.scanReport();
     expect(code).toBe(0);
     expect(report.summary).toEqual({ inSync: 1, drifted: 0, missing: 0, orphaned: 0 });
     expect(report.stats?.dryRuns).toBe(0);
@@ -69,7 +69,7 @@ describe("undrift scan: drift rules", () => {
       "cert-manager.io/issuer=letsencrypt",
       "--field-manager=cert-manager",
     ]);
-    const { code, report } = await s.scanJson();
+    const { code, report } = await s.scanReport();
     expect(code).toBe(0);
     expect(resource(report, "Deployment", "web").status).toBe("in-sync");
   });
@@ -78,7 +78,7 @@ describe("undrift scan: drift rules", () => {
     const s = await withDeployment();
     await kubectl(["-n", s.namespace, "annotate", "deploy/web", "oncall=alice"]);
     await kubectl(["-n", s.namespace, "set", "env", "deploy/web", "DEBUG=1"]);
-    const { code, report } = await s.scanJson();
+    const { code, report } = await s.scanReport();
     expect(code).toBe(1);
     const web = resource(report, "Deployment", "web");
     expect(web.status).toBe("drifted");
@@ -94,7 +94,7 @@ describe("undrift scan: drift rules", () => {
   it("reports a value changed with kubectl edit-like patches, with desired and live values", async () => {
     const s = await withDeployment();
     await kubectl(["-n", s.namespace, "set", "image", "deploy/web", "web=nginx:1.28"]);
-    const { report } = await s.scanJson();
+    const { report } = await s.scanReport();
     const web = resource(report, "Deployment", "web");
     expect(web.changes).toEqual([
       expect.objectContaining({
@@ -117,7 +117,7 @@ describe("undrift scan: drift rules", () => {
       "-p",
       '{"spec":{"replicas":5}}',
     ]);
-    const drifted = await s.scanJson();
+    const drifted = await s.scanReport();
     expect(resource(drifted.report, "Deployment", "web").changes).toEqual([
       expect.objectContaining({ path: "/spec/replicas", desired: 2, live: 5, manager: "hpa-controller" }),
     ]);
@@ -127,12 +127,12 @@ describe("undrift scan: drift rules", () => {
         ignoreDifferences: [{ group: "apps", kind: "Deployment", jsonPointers: ["/spec/replicas"] }],
       }),
     });
-    expect((await s.scanJson()).code).toBe(0);
+    expect((await s.scanReport()).code).toBe(0);
 
     s.write({
       ".github/undrift.yml": config(s, { ignoreDifferences: [{ managedFieldsManagers: ["hpa-controller"] }] }),
     });
-    expect((await s.scanJson()).code).toBe(0);
+    expect((await s.scanReport()).code).toBe(0);
   });
 
   it("matches containers by name when a webhook inserted a sidecar before the app container", async () => {
@@ -148,10 +148,10 @@ describe("undrift scan: drift rules", () => {
       "-p",
       JSON.stringify([{ op: "add", path: "/spec/template/spec/containers/0", value: sidecar }]),
     ]);
-    expect((await s.scanJson()).code).toBe(0);
+    expect((await s.scanReport()).code).toBe(0);
 
     await kubectl(["-n", s.namespace, "set", "image", "deploy/web", "web=nginx:1.29"]);
-    const { report } = await s.scanJson();
+    const { report } = await s.scanReport();
     expect(resource(report, "Deployment", "web").changes).toEqual([
       expect.objectContaining({
         path: "/spec/template/spec/containers/1/image",
@@ -178,7 +178,7 @@ describe("undrift scan: drift rules", () => {
         ],
       }),
     });
-    expect((await s.scanJson()).code).toBe(0);
+    expect((await s.scanReport()).code).toBe(0);
   });
 
   it("rejects a jq expression that does not compile, naming the rule", async () => {
@@ -195,9 +195,9 @@ describe("undrift scan: drift rules", () => {
   it("does not report kubectl rollout restart, unless that noise filter is switched off", async () => {
     const s = await withDeployment();
     await kubectl(["-n", s.namespace, "rollout", "restart", "deploy/web"]);
-    expect((await s.scanJson()).code).toBe(0);
+    expect((await s.scanReport()).code).toBe(0);
     s.write({ ".github/undrift.yml": config(s, { noiseFilters: { "kubectl-restarted-at": false } }) });
-    const { report } = await s.scanJson();
+    const { report } = await s.scanReport();
     expect(resource(report, "Deployment", "web").changes).toEqual([
       expect.objectContaining({
         path: "/spec/template/metadata/annotations/kubectl.kubernetes.io~1restartedAt",
@@ -209,9 +209,9 @@ describe("undrift scan: drift rules", () => {
   it("reports an orphan that carries the tracking label, and never an unlabelled object", async () => {
     const s = await withDeployment();
     await kubectl(["-n", s.namespace, "create", "configmap", "stray", "--from-literal=a=b"]);
-    expect((await s.scanJson()).code).toBe(0);
+    expect((await s.scanReport()).code).toBe(0);
     await kubectl(["-n", s.namespace, "label", "configmap", "stray", `undrift.dev/target=${s.target}`]);
-    const { code, report } = await s.scanJson();
+    const { code, report } = await s.scanReport();
     expect(code).toBe(1);
     expect(resource(report, "ConfigMap", "stray").status).toBe("orphaned");
     expect(report.summary).toEqual({ inSync: 1, drifted: 0, missing: 0, orphaned: 1 });
@@ -231,7 +231,7 @@ describe("undrift scan: drift rules", () => {
       await kubectl(["-n", s.namespace, "create", "-f", `${s.repoDir}/manifests/${file}`]);
     }
     await kubectl(["-n", s.namespace, "label", "deploy/web", "svc/web", `undrift.dev/target=${s.target}`]);
-    const adopted = await s.scanJson();
+    const adopted = await s.scanReport();
     expect(adopted.report.resources.map((r) => [r.kind, r.status, r.changes])).toEqual([
       ["Service", "in-sync", []],
       ["Deployment", "in-sync", []],
@@ -239,7 +239,7 @@ describe("undrift scan: drift rules", () => {
     expect(adopted.code).toBe(0);
 
     await kubectl(["-n", s.namespace, "set", "env", "deploy/web", "DEBUG=1"]);
-    const { report } = await s.scanJson();
+    const { report } = await s.scanReport();
     expect(resource(report, "Deployment", "web").changes).toEqual([
       expect.objectContaining({ path: "/spec/template/spec/containers/0/env/1", manager: "kubectl-set" }),
     ]);
@@ -248,7 +248,7 @@ describe("undrift scan: drift rules", () => {
   it("reports an object deleted by hand as missing", async () => {
     const s = await withDeployment();
     await kubectl(["-n", s.namespace, "delete", "deploy/web"]);
-    const { code, report } = await s.scanJson();
+    const { code, report } = await s.scanReport();
     expect(code).toBe(1);
     expect(resource(report, "Deployment", "web")).toMatchObject({
       status: "missing",

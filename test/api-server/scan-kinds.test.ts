@@ -27,7 +27,7 @@ rules:
       },
     });
     await current.applyGit();
-    const clean = await current.scanJson();
+    const clean = await current.scanReport();
     expect(clean.code).toBe(0);
     expect(clean.report.resources[0]).not.toHaveProperty("namespace");
 
@@ -39,7 +39,7 @@ rules:
       "-p",
       '[{"op":"add","path":"/rules/0/verbs/-","value":"watch"}]',
     ]);
-    const { report } = await current.scanJson();
+    const { report } = await current.scanReport();
     expect(report.resources[0]).toMatchObject({ kind: "ClusterRole", status: "drifted" });
     expect(report.resources[0]?.changes[0]).toMatchObject({ path: "/rules", manager: "kubectl-patch" });
   });
@@ -59,7 +59,7 @@ spec:
 `,
       },
     });
-    const before = await current.scanJson();
+    const before = await current.scanReport();
     expect(statuses(before.report)).toEqual({
       [`CustomResourceDefinition/widgets.${group}`]: "missing",
       "Widget/blue": "missing",
@@ -69,7 +69,7 @@ spec:
     await kubectl(["apply", "--server-side", "--field-manager=undrift", "-f", `${current.repoDir}/manifests/crd.yaml`]);
     await kubectl(["wait", "--for=condition=Established", `crd/widgets.${group}`, "--timeout=60s"]);
     await current.applyGit();
-    expect((await current.scanJson()).code).toBe(0);
+    expect((await current.scanReport()).code).toBe(0);
 
     await kubectl([
       "-n",
@@ -81,7 +81,7 @@ spec:
       "-p",
       '{"spec":{"size":5}}',
     ]);
-    const { report } = await current.scanJson();
+    const { report } = await current.scanReport();
     expect(report.resources.find((r) => r.kind === "Widget")?.changes).toEqual([
       expect.objectContaining({ path: "/spec/size", desired: 3, live: 5, manager: "kubectl-patch" }),
     ]);
@@ -97,7 +97,7 @@ spec:
       },
     });
     await current.applyGit();
-    const clean = await current.scanJson();
+    const clean = await current.scanReport();
     expect(clean.code).toBe(0);
     expect(clean.report.resources[0]).toMatchObject({
       name: "prod-settings",
@@ -114,7 +114,7 @@ spec:
       "-p",
       '{"data":{"LOG_LEVEL":"debug"}}',
     ]);
-    const { report } = await current.scanJson();
+    const { report } = await current.scanReport();
     expect(report.resources[0]?.changes).toEqual([
       expect.objectContaining({ path: "/data/LOG_LEVEL", desired: "info", live: "debug" }),
     ]);
@@ -132,7 +132,7 @@ spec:
       },
     });
     await current.applyGit();
-    const clean = await current.scanJson();
+    const clean = await current.scanReport();
     expect(clean.code).toBe(0);
     expect(clean.report.resources[0]).toMatchObject({
       name: `${current.target}-config`,

@@ -27,7 +27,7 @@ describe("undrift scan: secrets", () => {
   it("shows a changed Secret value as changed, masked in text, JSON and markdown", async () => {
     current = scenario({ files });
     await current.applyGit();
-    expect((await current.scanJson()).code).toBe(0);
+    expect((await current.scanReport()).code).toBe(0);
 
     await kubectl([
       "-n",
@@ -48,7 +48,7 @@ describe("undrift scan: secrets", () => {
       expect(result.stdout).toContain("*** (before)");
       expect(result.stdout).toContain("*** (after)");
     }
-    const { report } = await current.scanJson();
+    const { report } = await current.scanReport();
     expect(report.resources.find((r) => r.kind === "Secret")?.changes).toEqual([
       expect.objectContaining({
         path: "/data/password",
@@ -79,7 +79,7 @@ describe("undrift scan: secrets", () => {
         expect(result.stdout).not.toContain(secret);
     }
     // The JSON shows a missing object's body as the text does, the Secret's values masked alike.
-    const { report } = await current.scanJson();
+    const { report } = await current.scanReport();
     const missing = report.resources.find((r) => r.kind === "Secret" && r.name === "db");
     expect(missing).toMatchObject({ status: "missing", wouldBe: { kind: "Secret", stringData: { password: "***" } } });
     expect((await current.scan()).stdout).toContain('+stringData:\n+  password: "***"\n');
@@ -95,11 +95,11 @@ describe("undrift scan: a read-only identity", () => {
     await current.applyGit();
     await kubectl(["-n", current.namespace, "patch", "configmap", "settings", "-p", '{"data":{"LOG_LEVEL":"debug"}}']);
 
-    const result = await current.scan({ output: "json", context: contexts.reader });
+    const result = await current.scanReport({ context: contexts.reader });
     expect(result.code).toBe(1);
-    const report = JSON.parse(result.stdout);
-    expect(report.resources.map((r: { kind: string }) => r.kind)).toEqual(["ConfigMap"]);
-    expect(report.resources[0].changes).toEqual([
+    const { report } = result;
+    expect(report.resources.map((r) => r.kind)).toEqual(["ConfigMap"]);
+    expect(report.resources[0]?.changes).toEqual([
       expect.objectContaining({ path: "/data/LOG_LEVEL", desired: "info", live: "debug" }),
     ]);
     expect(report.problems).toEqual(

@@ -1,19 +1,23 @@
 // A throwaway GitOps repository bound to a fresh namespace of the test cluster,
 // so each test states its manifests, lets Git be applied as an applier would,
-// makes drift with kubectl, and runs `undrift scan` as a user would.
+// makes drift with kubectl, and runs `undrift scan` as a user would (scan, scanJson) or calls the scan stage
+// in-process (scanReport) where the test is about drift, not about the CLI.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect } from "vitest";
 import { stringify } from "yaml";
+import { exitCodeOf } from "../../src/cli/scan-command.ts";
 import { readRepoConfig } from "../../src/config/load-config.ts";
 import { trackingLabel } from "../../src/config/tracking-label.ts";
 import { finalizeDesired } from "../../src/desired/finalize-desired.ts";
 import { renderTarget } from "../../src/desired/render-target.ts";
 import { discover } from "../../src/live/discovery.ts";
+import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
 import type { DriftReport } from "../../src/model/types.ts";
+import { renderJson } from "../../src/report/render-json.ts";
 import { scanReportSchema } from "../../src/report/report-json-schema.ts";
-import { pickTarget } from "../../src/stages/scan/scan-target.ts";
+import { pickTarget, runScan } from "../../src/stages/scan/scan-target.ts";
 import { client, contexts, kubeconfigPath, kubectl, uniqueName } from "./cluster.ts";
 import { giveOwnNode } from "./own-node.ts";
 import { type CliResult, undrift } from "./run-cli.ts";
@@ -34,6 +38,16 @@ export interface Scenario {
     extra?: string[];
   }): Promise<CliResult>;
   scanJson(options?: {
+    context?: string;
+    kubeconfig?: string;
+  }): Promise<{ code: number; report: DriftReport; stderr: string }>;
+  /**
+   * What `scanJson` returns, from the scan stage called in this process (no CLI process, no module reload):
+   * the code is the one the CLI would exit with, the report exactly what `--output json` prints. stderr is
+   * always empty: a one-target scan writes to it only with UNDRIFT_DEBUG or REDIS_URL (neither is used here),
+   * and a failed scan throws here as scanJson throws on exit code 2.
+   */
+  scanReport(options?: {
     context?: string;
     kubeconfig?: string;
   }): Promise<{ code: number; report: DriftReport; stderr: string }>;
@@ -110,6 +124,19 @@ export function scenario(params: {
       // Every real report is what schema/report.schema.json says, with no field it leaves undescribed.
       expect(scanReportSchema.parse(json)).toEqual(json);
       return { code: result.code, report: json as DriftReport, stderr: result.stderr };
+    },
+    async scanReport(options = {}) {
+      // As scan-command.ts: the kubeconfig loaded as --kubeconfig/--context load it, runScan, the exit code, the JSON.
+      const kubeConfig = loadKubeconfig({
+        kubeconfig: options.kubeconfig ?? kubeconfigPath(),
+        ...(options.context ? { context: options.context } : {}),
+      });
+      const { report: scanned } = await runScan({ repoDir, targetName: target, kubeConfig });
+      const code = exitCodeOf(scanned);
+      const json = JSON.parse(renderJson(scanned));
+      if (code === 2) throw new Error(`scan failed: nothing could be compared: ${JSON.stringify(json.problems)}`);
+      expect(scanReportSchema.parse(json)).toEqual(json);
+      return { code, report: json as DriftReport, stderr: "" };
     },
     async cleanup() {
       rmSync(repoDir, { recursive: true, force: true });
