@@ -16,6 +16,7 @@ const layers = [
   "github", // every GitHub call
   "queue", // queues, schedulers, job schemas, job errors
   "state", // Redis stores
+  "modes", // one folder per mode (warn, codify, revert, heal): plan and act, one handler shape
   "worker", // job pipelines
   "app", // webhook handlers
   "cli", // the command and the process entry points
@@ -43,7 +44,7 @@ const layerRules = layers.slice(0, -1).map((layer, index) => ({
 
 // What the GitHub App's server needs and a CLI run against a cluster must never load (start-up time).
 const serverOnly = [
-  "^src/(app|queue|state|worker)/",
+  "^src/(app|queue|state|modes|worker)/",
   "(^|/)node_modules/(probot|bullmq|ioredis|octokit|@octokit/[^/]+)/",
 ];
 

@@ -6,17 +6,17 @@
 // healing, see heal-drift.ts).
 import { summarize } from "../drift/summarize.ts";
 import type { DriftReport } from "../model/types.ts";
+import { codifyDrift } from "../modes/codify/codify-drift.ts";
+import { healDrift } from "../modes/heal/heal-drift.ts";
+import type { ModeResult } from "../modes/mode-result.ts";
+import { revertDrift } from "../modes/revert/revert-drift.ts";
+import { warnDrift } from "../modes/warn/warn-drift.ts";
 import { type ModeShare, modeShares } from "../plan/mode-shares.ts";
 import { keptLive } from "../plan/revert/kept-live.ts";
 import type { FoughtObject } from "../report/app/heal-sections.ts";
 import type { ScanResult } from "../stages/scan/scan-target.ts";
-import { codifyDrift } from "./codify-drift.ts";
-import { healDrift } from "./heal-drift.ts";
 import { ignoreFight } from "./ignore-fight.ts";
-import type { ModeResult } from "./mode-result.ts";
 import type { ResolvedScanTarget } from "./resolve-scan-target.ts";
-import { revertDrift } from "./revert-drift.ts";
-import { warnDrift } from "./warn-drift.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
 /** What every mode did, joined, and the shares it was done on (for the check run). */

@@ -1,6 +1,6 @@
 // One audit entry per thing the modes did (a PR opened, an object healed), in
 // the order they did it; their summaries become the job's `actions`.
-import type { ModeResult } from "./mode-result.ts";
+import type { ModeResult } from "../modes/mode-result.ts";
 import type { ScanAudit } from "./scan-job-audit.ts";
 
 export async function auditModeActions(params: {

@@ -4,9 +4,10 @@
 // fighting controller, proved by a second scan. A proposal that fails for good
 // (a config it cannot edit) does not stop the heal: the issue says why instead.
 import { UndriftError } from "../model/undrift-error.ts";
+import type { IgnoreOutcome } from "../modes/ignore-outcome.ts";
 import type { FoughtObject } from "../report/app/heal-sections.ts";
 import type { ScanResult } from "../stages/scan/scan-target.ts";
-import { type IgnoreOutcome, proposeIgnore } from "./propose-ignore.ts";
+import { proposeIgnore } from "./propose-ignore.ts";
 import type { ResolvedScanTarget } from "./resolve-scan-target.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 

@@ -3,9 +3,9 @@
 // how the rules split the objects between modes. Audited when it changed.
 import { checkRunName, ensureCheckRun } from "../github/ensure-check-run.ts";
 import type { DriftReport } from "../model/types.ts";
+import type { ModeResult } from "../modes/mode-result.ts";
 import { type ModeShare, shareLines } from "../plan/mode-shares.ts";
 import { scanCheckOutput } from "../report/app/scan-check-output.ts";
-import type { ModeResult } from "./mode-result.ts";
 import type { ResolvedScanTarget } from "./resolve-scan-target.ts";
 import type { ScanAudit } from "./scan-job-audit.ts";
 

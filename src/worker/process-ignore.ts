@@ -8,11 +8,13 @@
 //   3. the proposal: plan, edit, proof, pull request
 //   4. the audit entry
 //   5. the dashboard tick's line rewritten with the pull request (dashboard/settle-ignore-line.ts)
+
+import type { IgnoreOutcome } from "../modes/ignore-outcome.ts";
 import type { IgnoreJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
 import { recordAudit } from "../state/record-audit.ts";
 import { settleIgnoreLine } from "./dashboard/settle-ignore-line.ts";
-import { type IgnoreOutcome, proposeIgnore } from "./propose-ignore.ts";
+import { proposeIgnore } from "./propose-ignore.ts";
 import { resolveScanTarget } from "./resolve-scan-target.ts";
 import type { ScanAudit } from "./scan-job-audit.ts";
 import { scanOnSharedSession } from "./scan-on-shared-session.ts";

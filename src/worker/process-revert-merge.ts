@@ -17,6 +17,7 @@ import { clusterFor } from "../config/cluster-registry.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import { keyString, objectKey } from "../model/object-key.ts";
 import { objectLabel } from "../model/object-label.ts";
+import { pruneTargetOrphans } from "../modes/prune-target-orphans.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
 import { recordHealth } from "../remediate/revert/record-health.ts";
@@ -25,7 +26,6 @@ import { scanResolvedTarget } from "../stages/scan/scan-target.ts";
 import { applyApprovedDrift } from "./apply-approved-drift.ts";
 import { attributeScan } from "./attribute-scan.ts";
 import { finishRevertMerge, type RevertMergeResult, refusedMerge } from "./finish-revert-merge.ts";
-import { pruneTargetOrphans } from "./prune-target-orphans.ts";
 import { resolveMergeTarget } from "./resolve-merge-target.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 

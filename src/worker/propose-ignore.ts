@@ -21,6 +21,7 @@ import { ensureDriftPr } from "../github/ensure-drift-pr.ts";
 import { findDriftPr } from "../github/find-drift-pr.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import { shortHash } from "../model/short-hash.ts";
+import type { IgnoreOutcome } from "../modes/ignore-outcome.ts";
 import { type IgnorePlan, planIgnoreRule } from "../plan/ignore/plan-ignore-rule.ts";
 import { type IgnoreProof, proveIgnore } from "../plan/ignore/prove-ignore.ts";
 import { editIgnoreRules } from "../remediate/ignore/edit-ignore-rules.ts";
@@ -30,17 +31,6 @@ import { readMarker } from "../report/markers.ts";
 import { pickTarget, type ScanResult, scanResolvedTarget } from "../stages/scan/scan-target.ts";
 import type { ResolvedScanTarget } from "./resolve-scan-target.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
-
-/** What an ignore request came to; `lines` say it for people (job result, audit, issue). */
-export interface IgnoreOutcome {
-  outcome: "created" | "updated" | "unchanged" | "refused" | "not-proved";
-  number?: number;
-  url?: string;
-  /** Fields hidden from now on, as `Kind/namespace/name:/pointer`. */
-  fields: string[];
-  managers: string[];
-  lines: string[];
-}
 
 export async function proposeIgnore(params: {
   deps: WorkerDeps;

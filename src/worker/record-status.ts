@@ -3,10 +3,10 @@
 // wrote (the tracking issue, the drift pull request). A failure that ended a
 // job for good is recorded by report-scan-failure.ts.
 import type { DriftReport } from "../model/types.ts";
+import type { ModeResult } from "../modes/mode-result.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import { statusSummary, type TargetStatus } from "../report/status/status-summary.ts";
 import { statusHistory } from "../state/status-history.ts";
-import type { ModeResult } from "./mode-result.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
 export async function recordStatus(params: {

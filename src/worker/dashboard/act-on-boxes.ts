@@ -3,6 +3,10 @@
 // with the writer as its actor.
 
 import { findDriftPr } from "../../github/find-drift-pr.ts";
+import { codifyDrift } from "../../modes/codify/codify-drift.ts";
+import type { ModeResult } from "../../modes/mode-result.ts";
+import { revertDrift } from "../../modes/revert/revert-drift.ts";
+import { utcMinute } from "../../modes/warn/issue-dashboard.ts";
 import { keptLive } from "../../plan/revert/kept-live.ts";
 import { type DriftItem, sameItem, selectDrift, stillDrifts } from "../../plan/selected-drift.ts";
 import { enqueueIgnore } from "../../queue/enqueue-dashboard.ts";
@@ -14,12 +18,8 @@ import { formatDashboardTicks, readDashboardTicks } from "../../report/app/dashb
 import type { ScanResult } from "../../stages/scan/scan-target.ts";
 import type { DashboardState } from "../../state/dashboard-state.ts";
 import { recordAudit } from "../../state/record-audit.ts";
-import { codifyDrift } from "../codify-drift.ts";
-import type { ModeResult } from "../mode-result.ts";
 import type { ResolvedScanTarget } from "../resolve-scan-target.ts";
-import { revertDrift } from "../revert-drift.ts";
 import type { WorkerDeps } from "../worker-deps.ts";
-import { utcMinute } from "./issue-dashboard.ts";
 
 const DAY_MS = 24 * 3600_000;
 // The order lines appear in, whatever order the boxes were ticked in.

@@ -14,6 +14,7 @@
 //   5. the ignore job, which rewrites its line with the PR it opens (settle-ignore-line.ts), and the scan,
 //      when one was asked for: queued last, so their edits of the issue come after ours
 import { githubStep } from "../../github/github-errors.ts";
+import { codifiableFor } from "../../modes/warn/issue-dashboard.ts";
 import { enqueueScan } from "../../queue/enqueue-scan.ts";
 import type { DashboardJob, ScanJob } from "../../queue/jobs.ts";
 import type { ScanContext } from "../../queue/process-job.ts";
@@ -26,7 +27,6 @@ import { scanJobAudit } from "../scan-job-audit.ts";
 import { scanOnSharedSession } from "../scan-on-shared-session.ts";
 import type { WorkerDeps } from "../worker-deps.ts";
 import { actOnBoxes } from "./act-on-boxes.ts";
-import { codifiableFor } from "./issue-dashboard.ts";
 import { withoutSnoozed } from "./without-snoozed.ts";
 
 /** What a dashboard job did, kept as its result: the lines it wrote, no values. */

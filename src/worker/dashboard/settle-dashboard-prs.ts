@@ -8,11 +8,11 @@
 // recorded here: it proposes a rule, which the drift going away does not settle.
 import { closeDriftPr } from "../../github/close-drift-pr.ts";
 import type { DriftReport } from "../../model/types.ts";
+import type { ModeResult } from "../../modes/mode-result.ts";
+import { recordPrAction } from "../../modes/settle-drift-pr.ts";
 import { stillDrifts } from "../../plan/selected-drift.ts";
 import { dashboardState } from "../../state/dashboard-state.ts";
-import type { ModeResult } from "../mode-result.ts";
 import type { ResolvedScanTarget } from "../resolve-scan-target.ts";
-import { recordPrAction } from "../settle-drift-pr.ts";
 import type { WorkerDeps } from "../worker-deps.ts";
 
 export async function settleDashboardPrs(params: {

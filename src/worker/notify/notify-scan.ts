@@ -20,11 +20,11 @@ import { keyString, refKey } from "../../model/object-key.ts";
 import type { ObjectRef } from "../../model/object-label.ts";
 import { shortHash } from "../../model/short-hash.ts";
 import type { DriftReport, ResourceReport } from "../../model/types.ts";
+import type { ModeResult } from "../../modes/mode-result.ts";
 import { NOTIFY_JOB, type NotifyJob, notifyJobId } from "../../queue/notify-jobs.ts";
 import { buildNotice } from "../../report/notify/build-notice.ts";
 import type { Notice } from "../../report/notify/notice.ts";
 import { notifyState, type TargetNotifyState } from "../../state/notify-state.ts";
-import type { ModeResult } from "../mode-result.ts";
 import type { WorkerDeps } from "../worker-deps.ts";
 import { usableNotifications } from "./usable-notifications.ts";
 

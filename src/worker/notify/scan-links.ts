@@ -2,8 +2,9 @@
 // pull request the modes keep (their check-run lines say where, written or
 // unchanged), and the repository, taken from the check run's address so that
 // GitHub Enterprise hosts come out right.
+
+import type { ModeResult } from "../../modes/mode-result.ts";
 import type { Notice } from "../../report/notify/notice.ts";
-import type { ModeResult } from "../mode-result.ts";
 
 export function scanLinks(params: { checkUrl?: string; mode: ModeResult }): Notice["links"] {
   const links: Notice["links"] = {};

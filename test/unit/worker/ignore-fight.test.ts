@@ -8,7 +8,7 @@ import type { WorkerDeps } from "../../../src/worker/worker-deps.ts";
 import { headSha, owner, repo, repoPath, treeSha } from "../../helpers/github/responses.ts";
 import { useGitHubMock } from "../../helpers/github-mock.ts";
 import { tempRepo } from "../desired/temp-repo.ts";
-import { deployment, healScan, target } from "./heal-scan.ts";
+import { deployment, healScan, target } from "../modes/heal/heal-scan.ts";
 
 const github = useGitHubMock();
 const fought = [

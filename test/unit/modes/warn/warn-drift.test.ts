@@ -4,12 +4,12 @@
 // other path of warnDrift keeps the number and first-seen revision in
 // Redis, so it is tested against Redis in test/api-server/app-warn.test.ts.
 import { describe, expect, it } from "vitest";
-import { targetSchema } from "../../../src/config/target-schema.ts";
-import { warnDrift } from "../../../src/worker/warn-drift.ts";
-import type { WorkerDeps } from "../../../src/worker/worker-deps.ts";
-import { owner, repo } from "../../helpers/github/responses.ts";
-import { useGitHubMock } from "../../helpers/github-mock.ts";
-import { sampleReport } from "../report/sample-report.ts";
+import { targetSchema } from "../../../../src/config/target-schema.ts";
+import { warnDrift } from "../../../../src/modes/warn/warn-drift.ts";
+import type { WorkerDeps } from "../../../../src/worker/worker-deps.ts";
+import { owner, repo } from "../../../helpers/github/responses.ts";
+import { useGitHubMock } from "../../../helpers/github-mock.ts";
+import { sampleReport } from "../../report/sample-report.ts";
 
 const github = useGitHubMock();
 

@@ -4,10 +4,10 @@
 
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { revertDrift } from "../../../src/worker/revert-drift.ts";
-import { headSha, owner, pullReply, repo, repoPath, treeSha } from "../../helpers/github/responses.ts";
-import { useGitHubMock } from "../../helpers/github-mock.ts";
-import { sampleReport } from "../report/sample-report.ts";
+import { revertDrift } from "../../../../src/modes/revert/revert-drift.ts";
+import { headSha, owner, pullReply, repo, repoPath, treeSha } from "../../../helpers/github/responses.ts";
+import { useGitHubMock } from "../../../helpers/github-mock.ts";
+import { sampleReport } from "../../report/sample-report.ts";
 
 const github = useGitHubMock();
 const branch = "undrift/revert/infra";

@@ -4,15 +4,15 @@
 // masked changes): merging it is the approval, and the audit trail lives in
 // Git. The same drift later writes nothing; no drift closes the PR with a
 // comment. Nothing touches the cluster here: the merge does (process-revert-merge.ts).
-import type { PullRequestsConfig } from "../config/schema.ts";
-import { ensureDriftPr } from "../github/ensure-drift-pr.ts";
-import type { FoundPr } from "../github/find-drift-pr.ts";
-import type { GitHubClient } from "../github/github-client.ts";
-import type { DriftReport } from "../model/types.ts";
-import { renderRevertRecord, revertRecord, revertRecordPath } from "../plan/revert/revert-record.ts";
-import { revertPrBody } from "../report/app/revert-pr-body.ts";
-import type { ModeResult } from "./mode-result.ts";
-import { recordPrAction, settleWithoutDrift, withHidden } from "./settle-drift-pr.ts";
+import type { PullRequestsConfig } from "../../config/schema.ts";
+import { ensureDriftPr } from "../../github/ensure-drift-pr.ts";
+import type { FoundPr } from "../../github/find-drift-pr.ts";
+import type { GitHubClient } from "../../github/github-client.ts";
+import type { DriftReport } from "../../model/types.ts";
+import { renderRevertRecord, revertRecord, revertRecordPath } from "../../plan/revert/revert-record.ts";
+import { revertPrBody } from "../../report/app/revert-pr-body.ts";
+import type { ModeResult } from "../mode-result.ts";
+import { recordPrAction, settleWithoutDrift, withHidden } from "../settle-drift-pr.ts";
 
 export async function revertDrift(params: {
   octokit: GitHubClient;

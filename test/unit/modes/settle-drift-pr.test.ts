@@ -4,8 +4,8 @@
 // there is drift.
 import { describe, expect, it } from "vitest";
 import type { DriftReport } from "../../../src/model/types.ts";
-import type { ModeResult } from "../../../src/worker/mode-result.ts";
-import { settleWithoutDrift } from "../../../src/worker/settle-drift-pr.ts";
+import type { ModeResult } from "../../../src/modes/mode-result.ts";
+import { settleWithoutDrift } from "../../../src/modes/settle-drift-pr.ts";
 import { owner, pullReply, repo, repoPath } from "../../helpers/github/responses.ts";
 import { useGitHubMock } from "../../helpers/github-mock.ts";
 import { sampleReport } from "../report/sample-report.ts";

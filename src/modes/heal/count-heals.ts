@@ -1,9 +1,9 @@
 // What heal applied, object by object, with the fields it set back and who had
 // changed them; each heal of a field a program had changed counts towards a
 // fight (only when the object was created or configured).
-import { keyString, objectKey } from "../model/object-key.ts";
-import type { AppliedEntry } from "../remediate/revert/record-health.ts";
-import type { HealedObject } from "../report/app/heal-sections.ts";
+import { keyString, objectKey } from "../../model/object-key.ts";
+import type { AppliedEntry } from "../../remediate/revert/record-health.ts";
+import type { HealedObject } from "../../report/app/heal-sections.ts";
 import type { HealFightWatch } from "./watch-heal-fights.ts";
 
 export async function countHeals(params: { entries: AppliedEntry[]; watch: HealFightWatch }): Promise<HealedObject[]> {

@@ -17,25 +17,25 @@
 //   3. the heals counted towards fights (count-heals.ts)
 //   4. the orphans pruned where prune is true
 //   5. the tracking issue, and what the scan audits (heal-mode-result.ts)
-import type { TargetConfig } from "../config/schema.ts";
-import type { GitHubClient } from "../github/github-client.ts";
-import type { DriftReport } from "../model/types.ts";
-import { respectedIgnoreRules } from "../plan/revert/respect-ignored.ts";
-import { applyPlan } from "../remediate/revert/apply-plan.ts";
-import { type FoughtObject, healSections, pruneSections } from "../report/app/heal-sections.ts";
-import type { ScanResult } from "../stages/scan/scan-target.ts";
+import type { TargetConfig } from "../../config/schema.ts";
+import type { GitHubClient } from "../../github/github-client.ts";
+import type { DriftReport } from "../../model/types.ts";
+import { respectedIgnoreRules } from "../../plan/revert/respect-ignored.ts";
+import { applyPlan } from "../../remediate/revert/apply-plan.ts";
+import { type FoughtObject, healSections, pruneSections } from "../../report/app/heal-sections.ts";
+import type { ScanResult } from "../../stages/scan/scan-target.ts";
+import type { IgnoreOutcome } from "../ignore-outcome.ts";
+import type { ModeDeps } from "../mode-deps.ts";
+import type { ModeResult } from "../mode-result.ts";
+import { pruneTargetOrphans } from "../prune-target-orphans.ts";
+import { warnDrift } from "../warn/warn-drift.ts";
 import { countHeals } from "./count-heals.ts";
 import { healModeResult } from "./heal-mode-result.ts";
-import type { ModeResult } from "./mode-result.ts";
 import { planHeal } from "./plan-heal.ts";
-import type { IgnoreOutcome } from "./propose-ignore.ts";
-import { pruneTargetOrphans } from "./prune-target-orphans.ts";
-import { warnDrift } from "./warn-drift.ts";
 import { watchHealFights } from "./watch-heal-fights.ts";
-import type { WorkerDeps } from "./worker-deps.ts";
 
 export async function healDrift(params: {
-  deps: WorkerDeps;
+  deps: ModeDeps;
   octokit: GitHubClient;
   owner: string;
   repo: string;

@@ -1,17 +1,17 @@
 // A heal share of a scan, built in-process (no cluster: heal's plan and count
 // read only desired objects, pairings, the report and the policy), and the
 // fight watch heal builds on it, with each field's heal count given by the test.
-import { targetSchema } from "../../../src/config/target-schema.ts";
-import type { Pairing } from "../../../src/drift/build-report.ts";
-import { comparePolicy } from "../../../src/drift/compare-policy.ts";
-import { loadJq } from "../../../src/drift/jq.ts";
-import { summarize } from "../../../src/drift/summarize.ts";
-import type { Change, DesiredObject, DriftReport, KubeObject, ResourceReport } from "../../../src/model/types.ts";
-import type { FieldRef } from "../../../src/plan/fight-policy.ts";
-import type { ScanResult } from "../../../src/stages/scan/scan-target.ts";
-import type { HealFights } from "../../../src/state/heal-fights.ts";
-import { type HealFightWatch, watchHealFights } from "../../../src/worker/watch-heal-fights.ts";
-import type { WorkerDeps } from "../../../src/worker/worker-deps.ts";
+import { targetSchema } from "../../../../src/config/target-schema.ts";
+import type { Pairing } from "../../../../src/drift/build-report.ts";
+import { comparePolicy } from "../../../../src/drift/compare-policy.ts";
+import { loadJq } from "../../../../src/drift/jq.ts";
+import { summarize } from "../../../../src/drift/summarize.ts";
+import type { Change, DesiredObject, DriftReport, KubeObject, ResourceReport } from "../../../../src/model/types.ts";
+import { type HealFightWatch, watchHealFights } from "../../../../src/modes/heal/watch-heal-fights.ts";
+import type { FieldRef } from "../../../../src/plan/fight-policy.ts";
+import type { ScanResult } from "../../../../src/stages/scan/scan-target.ts";
+import type { HealFights } from "../../../../src/state/heal-fights.ts";
+import type { WorkerDeps } from "../../../../src/worker/worker-deps.ts";
 
 export const target = targetSchema.parse({ name: "shop", cluster: "prod", path: "apps/shop", mode: "heal" });
 

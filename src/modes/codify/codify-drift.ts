@@ -4,16 +4,16 @@
 // closes the PR with a comment. Drift that nothing could codify gets no PR,
 // and the check run says why.
 import { realpath } from "node:fs/promises";
-import type { PullRequestsConfig } from "../config/schema.ts";
-import { ensureDriftPr } from "../github/ensure-drift-pr.ts";
-import type { FoundPr } from "../github/find-drift-pr.ts";
-import type { GitHubClient } from "../github/github-client.ts";
-import { objectLabel } from "../model/object-label.ts";
-import { codifyPrBody } from "../report/app/codify-pr-body.ts";
-import { codifyScan } from "../stages/codify/codify-target.ts";
-import type { ScanResult } from "../stages/scan/scan-target.ts";
-import type { ModeResult } from "./mode-result.ts";
-import { recordPrAction, settleWithoutDrift, withHidden } from "./settle-drift-pr.ts";
+import type { PullRequestsConfig } from "../../config/schema.ts";
+import { ensureDriftPr } from "../../github/ensure-drift-pr.ts";
+import type { FoundPr } from "../../github/find-drift-pr.ts";
+import type { GitHubClient } from "../../github/github-client.ts";
+import { objectLabel } from "../../model/object-label.ts";
+import { codifyPrBody } from "../../report/app/codify-pr-body.ts";
+import { codifyScan } from "../../stages/codify/codify-target.ts";
+import type { ScanResult } from "../../stages/scan/scan-target.ts";
+import type { ModeResult } from "../mode-result.ts";
+import { recordPrAction, settleWithoutDrift, withHidden } from "../settle-drift-pr.ts";
 
 export async function codifyDrift(params: {
   octokit: GitHubClient;

@@ -6,13 +6,13 @@ import type { DriftReport, ResourceReport } from "../../model/types.ts";
 import { notCodifiable } from "../../plan/not-codifiable.ts";
 import { renderDashboard } from "../../report/app/dashboard-body.ts";
 import { dashboardState } from "../../state/dashboard-state.ts";
-import type { WorkerDeps } from "../worker-deps.ts";
+import type { ModeDeps } from "../mode-deps.ts";
 
 // The report below it gets the rest of the body (ensure-target-issue.ts).
 const DASHBOARD_LIMIT = 30_000;
 
 export async function issueDashboard(params: {
-  deps: WorkerDeps;
+  deps: ModeDeps;
   owner: string;
   repo: string;
   target: TargetConfig;

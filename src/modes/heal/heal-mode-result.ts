@@ -1,11 +1,11 @@
 // What a heal did, for the scan to audit and to say in its check run: one
 // entry per healed, unhealed, fought and pruned (or refused) object, and the
 // check run's lines about them.
-import { isDeletion, type ObjectRecord } from "../model/change-set.ts";
-import { objectLabel } from "../model/object-label.ts";
-import { refOf } from "../model/ref-of.ts";
-import type { FightIgnorePr, FoughtObject, HealedObject } from "../report/app/heal-sections.ts";
-import type { ModeResult } from "./mode-result.ts";
+import { isDeletion, type ObjectRecord } from "../../model/change-set.ts";
+import { objectLabel } from "../../model/object-label.ts";
+import { refOf } from "../../model/ref-of.ts";
+import type { FightIgnorePr, FoughtObject, HealedObject } from "../../report/app/heal-sections.ts";
+import type { ModeResult } from "../mode-result.ts";
 
 export function healModeResult(params: {
   healed: HealedObject[];

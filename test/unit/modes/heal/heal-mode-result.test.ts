@@ -3,10 +3,10 @@
 // applied to, which were not and why, which fields healing stopped for and
 // where the rule that ends the fight is, and which orphans were deleted.
 import { describe, expect, it } from "vitest";
-import type { ObjectRecord } from "../../../src/model/change-set.ts";
-import type { KubeObject } from "../../../src/model/types.ts";
-import type { FoughtObject, HealedObject } from "../../../src/report/app/heal-sections.ts";
-import { healModeResult } from "../../../src/worker/heal-mode-result.ts";
+import type { ObjectRecord } from "../../../../src/model/change-set.ts";
+import type { KubeObject } from "../../../../src/model/types.ts";
+import { healModeResult } from "../../../../src/modes/heal/heal-mode-result.ts";
+import type { FoughtObject, HealedObject } from "../../../../src/report/app/heal-sections.ts";
 
 const deployment = (name: string): KubeObject => ({
   apiVersion: "apps/v1",

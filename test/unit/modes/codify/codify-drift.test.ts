@@ -4,19 +4,19 @@
 // in-process on a small plain repository, with the pairings a scan would hand over.
 import { realpath } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { targetSchema } from "../../../src/config/target-schema.ts";
-import { trackingLabel } from "../../../src/config/tracking-label.ts";
-import { finalizeDesired } from "../../../src/desired/finalize-desired.ts";
-import { renderTarget } from "../../../src/desired/render-target.ts";
-import { buildReport, type Pairing } from "../../../src/drift/build-report.ts";
-import type { ResourceIndex } from "../../../src/live/discovery.ts";
-import type { KubeObject } from "../../../src/model/types.ts";
-import type { ScanResult } from "../../../src/stages/scan/scan-target.ts";
-import { codifyDrift } from "../../../src/worker/codify-drift.ts";
-import { headSha, owner, pullReply, repo, repoPath, treeSha } from "../../helpers/github/responses.ts";
-import { useGitHubMock } from "../../helpers/github-mock.ts";
-import { tempRepo } from "../desired/temp-repo.ts";
-import { policyFor } from "../drift/drift-fixtures.ts";
+import { targetSchema } from "../../../../src/config/target-schema.ts";
+import { trackingLabel } from "../../../../src/config/tracking-label.ts";
+import { finalizeDesired } from "../../../../src/desired/finalize-desired.ts";
+import { renderTarget } from "../../../../src/desired/render-target.ts";
+import { buildReport, type Pairing } from "../../../../src/drift/build-report.ts";
+import type { ResourceIndex } from "../../../../src/live/discovery.ts";
+import type { KubeObject } from "../../../../src/model/types.ts";
+import { codifyDrift } from "../../../../src/modes/codify/codify-drift.ts";
+import type { ScanResult } from "../../../../src/stages/scan/scan-target.ts";
+import { headSha, owner, pullReply, repo, repoPath, treeSha } from "../../../helpers/github/responses.ts";
+import { useGitHubMock } from "../../../helpers/github-mock.ts";
+import { tempRepo } from "../../desired/temp-repo.ts";
+import { policyFor } from "../../drift/drift-fixtures.ts";
 
 const github = useGitHubMock();
 const target = targetSchema.parse({

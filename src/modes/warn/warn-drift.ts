@@ -2,19 +2,19 @@
 // tracking issue, naming the revision its drift was first seen at, so a push
 // that leaves the drift as it was leaves the issue alone too. The issue is
 // also the target's dashboard: boxes to act on each object (dashboard/).
-import type { TargetConfig } from "../config/schema.ts";
-import type { Renderer } from "../desired/render-target.ts";
-import { botLogin } from "../github/bot-login.ts";
-import { ensureTargetIssue } from "../github/ensure-target-issue.ts";
-import type { GitHubClient } from "../github/github-client.ts";
-import { targetKey } from "../model/target-key.ts";
-import type { DriftReport } from "../model/types.ts";
-import { hasDrift } from "../report/summary-line.ts";
-import { trackingIssueNumbers } from "../state/tracking-issue-numbers.ts";
-import { issueDashboard } from "./dashboard/issue-dashboard.ts";
+import type { TargetConfig } from "../../config/schema.ts";
+import type { Renderer } from "../../desired/render-target.ts";
+import { botLogin } from "../../github/bot-login.ts";
+import { ensureTargetIssue } from "../../github/ensure-target-issue.ts";
+import type { GitHubClient } from "../../github/github-client.ts";
+import { targetKey } from "../../model/target-key.ts";
+import type { DriftReport } from "../../model/types.ts";
+import { hasDrift } from "../../report/summary-line.ts";
+import { trackingIssueNumbers } from "../../state/tracking-issue-numbers.ts";
+import type { ModeDeps } from "../mode-deps.ts";
+import type { ModeResult } from "../mode-result.ts";
 import { firstSeenRevision } from "./first-seen-revision.ts";
-import type { ModeResult } from "./mode-result.ts";
-import type { WorkerDeps } from "./worker-deps.ts";
+import { issueDashboard } from "./issue-dashboard.ts";
 
 const EVENTS = {
   created: "issue-opened",
@@ -24,7 +24,7 @@ const EVENTS = {
 } as const;
 
 export async function warnDrift(params: {
-  deps: WorkerDeps;
+  deps: ModeDeps;
   octokit: GitHubClient;
   owner: string;
   repo: string;

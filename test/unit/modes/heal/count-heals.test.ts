@@ -2,10 +2,10 @@
 // apply that went through, only fields it set back, only a program's change.
 // A failed apply must not move the count, or a broken object would read as a fight.
 import { describe, expect, it } from "vitest";
-import type { ObjectRecord } from "../../../src/model/change-set.ts";
-import type { PlannedObject } from "../../../src/plan/revert/plan-revert.ts";
-import { countHeals } from "../../../src/worker/count-heals.ts";
-import { planHeal } from "../../../src/worker/plan-heal.ts";
+import type { ObjectRecord } from "../../../../src/model/change-set.ts";
+import { countHeals } from "../../../../src/modes/heal/count-heals.ts";
+import { planHeal } from "../../../../src/modes/heal/plan-heal.ts";
+import type { PlannedObject } from "../../../../src/plan/revert/plan-revert.ts";
 import { deployment, fightWatch, healScan, IMAGE, key } from "./heal-scan.ts";
 
 const byHpa = { path: "/spec/replicas", desired: 3, live: 5, manager: "hpa-controller" };

@@ -1,11 +1,11 @@
 // What heal applies: drifted and missing objects, less the fields healing has
 // stopped for (a field a program changed back K times within the window). An
 // object whose only drift is such fields is not applied at all.
-import { removePointer } from "../drift/edit-object.ts";
-import { keyString, objectKey } from "../model/object-key.ts";
-import { type PlannedObject, planRevert, type RevertPlan } from "../plan/revert/plan-revert.ts";
-import type { FoughtObject } from "../report/app/heal-sections.ts";
-import type { ScanResult } from "../stages/scan/scan-target.ts";
+import { removePointer } from "../../drift/edit-object.ts";
+import { keyString, objectKey } from "../../model/object-key.ts";
+import { type PlannedObject, planRevert, type RevertPlan } from "../../plan/revert/plan-revert.ts";
+import type { FoughtObject } from "../../report/app/heal-sections.ts";
+import type { ScanResult } from "../../stages/scan/scan-target.ts";
 import type { HealFightWatch } from "./watch-heal-fights.ts";
 
 export async function planHeal(params: {

@@ -2,13 +2,13 @@
 // within a window, heal-fights.ts), the Redis counts of this target's fields,
 // which change was made by a program that can fight back, and each reported
 // object's changes by key.
-import type { TargetConfig } from "../config/schema.ts";
-import { groupOf, keyString } from "../model/object-key.ts";
-import type { Change, ResourceReport } from "../model/types.ts";
-import { FIGHT_HEALS, FIGHT_WINDOW_MS, type FightPolicy } from "../plan/fight-policy.ts";
-import type { ScanResult } from "../stages/scan/scan-target.ts";
-import { type HealFights, healFights } from "../state/heal-fights.ts";
-import type { WorkerDeps } from "./worker-deps.ts";
+import type { TargetConfig } from "../../config/schema.ts";
+import { groupOf, keyString } from "../../model/object-key.ts";
+import type { Change, ResourceReport } from "../../model/types.ts";
+import { FIGHT_HEALS, FIGHT_WINDOW_MS, type FightPolicy } from "../../plan/fight-policy.ts";
+import type { ScanResult } from "../../stages/scan/scan-target.ts";
+import { type HealFights, healFights } from "../../state/heal-fights.ts";
+import type { ModeDeps } from "../mode-deps.ts";
 
 export interface HealFightWatch {
   policy: FightPolicy;
@@ -20,7 +20,7 @@ export interface HealFightWatch {
 }
 
 export function watchHealFights(params: {
-  deps: WorkerDeps;
+  deps: ModeDeps;
   repo: string;
   scan: ScanResult;
   target: TargetConfig;

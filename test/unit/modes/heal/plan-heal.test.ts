@@ -2,7 +2,7 @@
 // changing back stops being healed after K heals, and only that field; a
 // person's edit or undrift's own field manager never counts as a fight.
 import { describe, expect, it } from "vitest";
-import { planHeal } from "../../../src/worker/plan-heal.ts";
+import { planHeal } from "../../../../src/modes/heal/plan-heal.ts";
 import { deployment, fightWatch, healScan, IMAGE, key } from "./heal-scan.ts";
 
 const byHpa = { path: "/spec/replicas", desired: 3, live: 5, manager: "hpa-controller" };

@@ -1,0 +1,14 @@
+// What an ignore request came to (propose-ignore.ts, in worker/ until the
+// ignore action gets its own folder here): heal's fights end in one, and heal
+// reports it, so the type sits where heal can import it.
+
+/** What an ignore request came to; `lines` say it for people (job result, audit, issue). */
+export interface IgnoreOutcome {
+  outcome: "created" | "updated" | "unchanged" | "refused" | "not-proved";
+  number?: number;
+  url?: string;
+  /** Fields hidden from now on, as `Kind/namespace/name:/pointer`. */
+  fields: string[];
+  managers: string[];
+  lines: string[];
+}
