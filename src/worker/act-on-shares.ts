@@ -3,17 +3,15 @@
 // issue), codify (pull request), revert (pull request with a record file; a
 // merge job applies it, see process-revert-merge.ts), heal (Git applied at
 // once, then the tracking issue says what was healed and pruned; fights stop
-// healing, see heal-drift.ts).
+// healing, see heal-drift.ts). Each share goes to its mode's handler
+// (modes/mode-handlers.ts): its plan, then its act, all with one context.
+import type { Mode } from "../config/schema.ts";
 import { summarize } from "../drift/summarize.ts";
 import type { DriftReport } from "../model/types.ts";
-import { codifyDrift } from "../modes/codify/codify-drift.ts";
-import { healDrift } from "../modes/heal/heal-drift.ts";
+import type { ModeContext, ModeHandler } from "../modes/mode-handler.ts";
+import { modeHandlers, type PlanOf } from "../modes/mode-handlers.ts";
 import type { ModeResult } from "../modes/mode-result.ts";
-import { revertDrift } from "../modes/revert/revert-drift.ts";
-import { warnDrift } from "../modes/warn/warn-drift.ts";
 import { type ModeShare, modeShares } from "../plan/mode-shares.ts";
-import { keptLive } from "../plan/revert/kept-live.ts";
-import type { FoughtObject } from "../report/app/heal-sections.ts";
 import type { ScanResult } from "../stages/scan/scan-target.ts";
 import { ignoreFight } from "./ignore-fight.ts";
 import type { ResolvedScanTarget } from "./resolve-scan-target.ts";
@@ -28,9 +26,7 @@ export async function actOnShares(params: {
   const { deps, scan } = params;
   const { reads, owner, repo, head, repoDir, config, target } = params.resolved;
   const { report } = scan;
-  const cluster = target.cluster;
   const shares = modeShares(scan);
-  const shareOf = (mode: string) => shares.find((s) => s.mode === mode);
   // Warn and heal both report on the one tracking issue: it shows both shares.
   const issueShares = shares.filter((s) => s.mode === "warn" || s.mode === "heal");
   const issueReport =
@@ -40,49 +36,38 @@ export async function actOnShares(params: {
           issueShares.map((s) => s.scan.report),
         )
       : issueShares[0]?.scan.report;
-  const base = { branch: head.branch, sha: head.sha, treeSha: head.treeSha };
+  const context: ModeContext = {
+    deps,
+    octokit: reads,
+    owner,
+    repo,
+    base: { branch: head.branch, sha: head.sha, treeSha: head.treeSha },
+    repoDir,
+    config,
+    target,
+    scan,
+    shares,
+    ...(issueReport ? { issueReport } : {}),
+    ignoreFights: (fought) => ignoreFight({ deps, resolved: params.resolved, scan, fought }),
+  };
   const results: ModeResult[] = [];
   for (const share of shares) {
-    if (share.mode === "codify") {
-      results.push(
-        await codifyDrift({
-          octokit: reads,
-          owner,
-          repo,
-          scan: share.scan,
-          repoDir,
-          cluster,
-          base,
-          pullRequests: config.pullRequests,
-        }),
-      );
-    } else if (share.mode === "revert") {
-      const pullRequests = config.pullRequests;
-      const { report } = share.scan;
-      const kept = keptLive(share.scan);
-      results.push(await revertDrift({ octokit: reads, owner, repo, report, kept, cluster, base, pullRequests }));
-    } else if (share.mode === "heal") {
-      const ignoreFights = (fought: FoughtObject[]) => ignoreFight({ deps, resolved: params.resolved, scan, fought });
-      results.push(
-        await healDrift({
-          deps,
-          octokit: reads,
-          owner,
-          repo,
-          scan: share.scan,
-          target,
-          ...issueOf(issueReport),
-          ignoreFights,
-        }),
-      );
-    } else if (!shareOf("heal") && issueReport) {
-      results.push(
-        await warnDrift({ deps, octokit: reads, owner, repo, report: issueReport, target, renderer: scan.renderer }),
-      );
-    }
+    const result = await actOnShare(share.mode, share, context);
+    if (result) results.push(result);
   }
   const mode: ModeResult = { done: results.flatMap((r) => r.done), lines: results.flatMap((r) => r.lines) };
   return { mode, shares };
+}
+
+/** One share through its mode's handler: the plan, then the act; nothing when the plan is to do nothing. */
+async function actOnShare<M extends Mode>(
+  mode: M,
+  share: ModeShare<ScanResult>,
+  context: ModeContext,
+): Promise<ModeResult | undefined> {
+  const handler: ModeHandler<PlanOf<M>> = modeHandlers[mode];
+  const plan = handler.plan(share, context);
+  return plan === undefined ? undefined : handler.act(plan, context);
 }
 
 /** One report of several shares of it: their objects, in the scan's order. */
@@ -90,8 +75,4 @@ function joinShares(report: DriftReport, parts: DriftReport[]): DriftReport {
   const kept = new Set(parts.flatMap((p) => p.resources));
   const resources = report.resources.filter((r) => kept.has(r));
   return { ...report, resources, ...summarize(resources) };
-}
-
-function issueOf(report: DriftReport | undefined): { issueReport?: DriftReport } {
-  return report ? { issueReport: report } : {};
 }

@@ -16,10 +16,9 @@
 //   2. the apply, as `undrift revert` does it
 //   3. the heals counted towards fights (count-heals.ts)
 //   4. the orphans pruned where prune is true
-//   5. the tracking issue, and what the scan audits (heal-mode-result.ts)
+//   5. what the scan audits (heal-mode-result.ts), and the sections the tracking
+//      issue puts above its report (heal-handler.ts has warn file the issue)
 import type { TargetConfig } from "../../config/schema.ts";
-import type { GitHubClient } from "../../github/github-client.ts";
-import type { DriftReport } from "../../model/types.ts";
 import { respectedIgnoreRules } from "../../plan/revert/respect-ignored.ts";
 import { applyPlan } from "../../remediate/revert/apply-plan.ts";
 import { type FoughtObject, healSections, pruneSections } from "../../report/app/heal-sections.ts";
@@ -28,27 +27,24 @@ import type { IgnoreOutcome } from "../ignore-outcome.ts";
 import type { ModeDeps } from "../mode-deps.ts";
 import type { ModeResult } from "../mode-result.ts";
 import { pruneTargetOrphans } from "../prune-target-orphans.ts";
-import { warnDrift } from "../warn/warn-drift.ts";
 import { countHeals } from "./count-heals.ts";
 import { healModeResult } from "./heal-mode-result.ts";
 import { planHeal } from "./plan-heal.ts";
 import { watchHealFights } from "./watch-heal-fights.ts";
 
+/** What heal did (audit events, check run lines) and the sections the tracking issue shows about it. */
 export async function healDrift(params: {
   deps: ModeDeps;
-  octokit: GitHubClient;
   owner: string;
   repo: string;
   /** The heal share of the scan (mode-shares.ts): only its objects are applied and pruned. */
   scan: ScanResult;
   target: TargetConfig;
-  /** What the tracking issue reports: the heal share with the warn share beside it; default the scan's report. */
-  issueReport?: DriftReport;
   /** Opens or updates the ignore pull request that ends these fights (ignore-fight.ts); none: only the rule is shown. */
   ignoreFights?: (fought: FoughtObject[]) => Promise<IgnoreOutcome>;
-}): Promise<ModeResult> {
+}): Promise<ModeResult & { sections: string[] }> {
   const { deps, scan, target } = params;
-  const { report, policy } = scan;
+  const { policy } = scan;
   const watch = watchHealFights({ deps, repo: `${params.owner}/${params.repo}`, scan, target });
 
   // 1. What to apply: drifted and missing objects, less the fields healing has stopped for.
@@ -87,17 +83,11 @@ export async function healDrift(params: {
     orphans: plan.orphans,
   });
 
-  // 5. The tracking issue, with what was healed, pruned, and what no longer is.
+  // 5. What was healed, pruned, and what no longer is: for the scan's audit and check run, and the tracking issue.
   const sections = [
     ...healSections({ healed, fought, policy: watch.policy, ...(ignore ? { ignore } : {}) }),
     ...pruneSections(pruned),
   ];
-  const result = await warnDrift({
-    ...params,
-    report: params.issueReport ?? report,
-    sections,
-    renderer: scan.renderer,
-  });
   const { done, lines } = healModeResult({ healed, fought, pruned, ...(ignore ? { ignore } : {}) });
-  return { done: [...done, ...result.done], lines: [...lines, ...result.lines] };
+  return { done, lines, sections };
 }
