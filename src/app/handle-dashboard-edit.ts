@@ -11,7 +11,8 @@
 //      cluster's queue, which acts, unticks the boxes and says who asked for what.
 // Edits by bots (undrift's own unticking among them) are not requests.
 import type { ProbotOctokit } from "probot";
-import { githubStep } from "../github/github-errors.ts";
+import { editIssueBody } from "../github/issue-body.ts";
+import { replyOnIssue } from "../github/reply-on-issue.ts";
 import { enqueueDashboard } from "../queue/enqueue-dashboard.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { newlyTicked, type TickedBox, untick } from "../report/app/dashboard-boxes.ts";
@@ -140,27 +141,21 @@ async function refuseTicks(params: {
   const { octokit, edit, boxes } = params;
   const { owner, repo, number, sender } = edit;
   const fullName = `${owner}/${repo}`;
-  await githubStep({
-    repo: { owner, repo },
+  await editIssueBody({
+    octokit,
+    owner,
+    repo,
+    issue: number,
+    body: untick(edit.after ?? "", new Set(boxes.map((b) => b.id))),
     step: `untick the boxes ${sender} ticked on #${number}`,
-    run: () =>
-      octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", {
-        owner,
-        repo,
-        issue_number: number,
-        body: untick(edit.after ?? "", new Set(boxes.map((b) => b.id))),
-      }),
   });
-  await githubStep({
-    repo: { owner, repo },
+  await replyOnIssue({
+    octokit,
+    owner,
+    repo,
+    number,
+    body: `@${sender}: the dashboard's boxes need write access to ${fullName}; the box was unticked and nothing was done.`,
     step: `reply to ${sender} on #${number}`,
-    run: () =>
-      octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-        owner,
-        repo,
-        issue_number: number,
-        body: `@${sender}: the dashboard's boxes need write access to ${fullName}; the box was unticked and nothing was done.`,
-      }),
   });
   await recordAudit({
     queues: params.deps.queues,

@@ -3,7 +3,8 @@
 // API at the moment of asking, since a comment's author_association does not
 // say what a team grants; and the one short reply (plus audit entry) anyone else gets.
 import type { ProbotOctokit } from "probot";
-import { githubStep } from "../github/github-errors.ts";
+import { collaboratorPermission } from "../github/collaborator-permission.ts";
+import { replyOnIssue } from "../github/reply-on-issue.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { recordAudit } from "../state/record-audit.ts";
 import type { AppDeps } from "./app-deps.ts";
@@ -18,12 +19,7 @@ export async function writeAccess(params: {
   username: string;
 }): Promise<{ allowed: boolean; permission: string }> {
   const { octokit, owner, repo, username } = params;
-  const { data } = await githubStep({
-    repo: { owner, repo },
-    step: `read the permission of ${username}`,
-    run: () =>
-      octokit.request("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { owner, repo, username }),
-  });
+  const data = await collaboratorPermission({ octokit, owner, repo, username });
   return { allowed: WRITE_ROLES.has(data.role_name) || WRITE_ROLES.has(data.permission), permission: data.permission };
 }
 
@@ -43,16 +39,13 @@ export async function refuseCommand(params: {
 }): Promise<{ skipped: string }> {
   const { octokit, owner, repo, number, author, command } = params;
   const fullName = `${owner}/${repo}`;
-  await githubStep({
-    repo: { owner, repo },
+  await replyOnIssue({
+    octokit,
+    owner,
+    repo,
+    number,
+    body: `@${author}: \`/undrift ${command}\` needs write access to ${fullName}; no ${command} was started.`,
     step: `reply to ${author} on #${number}`,
-    run: () =>
-      octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-        owner,
-        repo,
-        issue_number: number,
-        body: `@${author}: \`/undrift ${command}\` needs write access to ${fullName}; no ${command} was started.`,
-      }),
   });
   await recordAudit({
     queues: params.deps.queues,

@@ -13,7 +13,7 @@
 //      kept in Redis too so later scans keep showing it; each action audited
 //   5. the ignore job, which rewrites its line with the PR it opens (settle-ignore-line.ts), and the scan,
 //      when one was asked for: queued last, so their edits of the issue come after ours
-import { githubStep } from "../../github/github-errors.ts";
+import { rewriteIssueBody } from "../../github/issue-body.ts";
 import { codifiableFor } from "../../modes/warn/issue-dashboard.ts";
 import { enqueueScan } from "../../queue/enqueue-scan.ts";
 import type { DashboardJob, ScanJob } from "../../queue/jobs.ts";
@@ -135,18 +135,12 @@ async function settleIssue(params: {
   lines: string[];
 }): Promise<void> {
   const { octokit, owner, repo, job } = params;
-  const where = { owner, repo, issue_number: job.issue };
-  const { data } = await githubStep({
-    repo: { owner, repo },
-    step: `read tracking issue #${job.issue}`,
-    run: () => octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", where),
-  });
-  const before = data.body ?? "";
-  const body = addLogLines(untick(before, new Set(job.boxes.map((b) => b.id))), params.lines);
-  if (body === before) return;
-  await githubStep({
-    repo: { owner, repo },
-    step: `untick the dashboard boxes of #${job.issue}`,
-    run: () => octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...where, body }),
+  await rewriteIssueBody({
+    octokit,
+    owner,
+    repo,
+    issue: job.issue,
+    rewrite: (before) => addLogLines(untick(before, new Set(job.boxes.map((b) => b.id))), params.lines),
+    steps: { read: `read tracking issue #${job.issue}`, edit: `untick the dashboard boxes of #${job.issue}` },
   });
 }

@@ -1,7 +1,7 @@
 // A dashboard job that failed for good: one comment on the tracking issue
 // saying whose request failed and why, so the writer is not left waiting on a
 // ticked box; the failure is audited too.
-import { githubStep } from "../../github/github-errors.ts";
+import { replyOnIssue } from "../../github/reply-on-issue.ts";
 import { clip, oneLine } from "../../model/one-line.ts";
 import type { DashboardJob } from "../../queue/jobs.ts";
 import { recordAudit } from "../../state/record-audit.ts";
@@ -17,16 +17,13 @@ export async function reportDashboardFailure(params: {
   const why = clip(oneLine(error.message), 400);
   const octokit = await deps.probot.auth(job.installationId);
   const asked = job.boxes.map((b) => b.action).join(", ");
-  await githubStep({
-    repo: { owner, repo },
+  await replyOnIssue({
+    octokit,
+    owner,
+    repo,
+    number: job.issue,
+    body: `@${job.requestedBy}: undrift could not do what the ticked boxes ask (${asked}): ${why}`,
     step: `report the failed dashboard job on #${job.issue}`,
-    run: () =>
-      octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-        owner,
-        repo,
-        issue_number: job.issue,
-        body: `@${job.requestedBy}: undrift could not do what the ticked boxes ask (${asked}): ${why}`,
-      }),
   });
   await recordAudit({
     queues: deps.queues,

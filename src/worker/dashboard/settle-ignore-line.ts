@@ -6,7 +6,7 @@
 //   1. the tick's line looked for in the log Redis keeps; none there, nothing to do
 //   2. the tracking issue, by the number its last scan kept: one read, and an
 //      edit only when the tick's line is still in it; then the line in Redis
-import { githubStep } from "../../github/github-errors.ts";
+import { rewriteIssueBody } from "../../github/issue-body.ts";
 import type { IgnoreJob } from "../../queue/jobs.ts";
 import { replaceLogLine } from "../../report/app/dashboard-boxes.ts";
 import { type IgnoreTickOutcome, ignoreTickLine } from "../../report/app/dashboard-ignore-line.ts";
@@ -34,20 +34,14 @@ export async function settleIgnoreLine(params: {
   // 2. The issue as it is now, then the log: a retry after a failed edit still finds the line to rewrite.
   const issue = await trackingIssueNumbers(redis).get(job.repo, job.target);
   if (issue !== undefined) {
-    const where = { owner, repo, issue_number: issue };
-    const { data } = await githubStep({
-      repo: { owner, repo },
-      step: `read tracking issue #${issue}`,
-      run: () => octokit.request("GET /repos/{owner}/{repo}/issues/{issue_number}", where),
+    await rewriteIssueBody({
+      octokit,
+      owner,
+      repo,
+      issue,
+      rewrite: (before) => replaceLogLine(before, pending, done),
+      steps: { read: `read tracking issue #${issue}`, edit: `name the ignore pull request on #${issue}` },
     });
-    const before = data.body ?? "";
-    const body = replaceLogLine(before, pending, done);
-    if (body !== before)
-      await githubStep({
-        repo: { owner, repo },
-        step: `name the ignore pull request on #${issue}`,
-        run: () => octokit.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...where, body }),
-      });
   }
   await state.replaceLog(pending, done);
 }
