@@ -8,8 +8,8 @@
 // candidate is taken, and the job id dedupes the scans.
 import type { TargetConfig } from "../config/schema.ts";
 import { dependsOn, kustomizeDependencies } from "../desired/kustomize-dependencies.ts";
+import { readRawFile, readTree } from "../github/commit-tree.ts";
 import type { GitHubClient, RepoRef } from "../github/github-client.ts";
-import { githubStep } from "../github/github-errors.ts";
 
 /** The targets among `targets` (render auto or kustomize) that render from one of `files` at `sha`. */
 export async function targetsUsingChanges(
@@ -23,37 +23,11 @@ export async function targetsUsingChanges(
   const { octokit, owner, repo, sha } = params;
   const candidates = params.targets.filter((t) => t.render === "auto" || t.render === "kustomize");
   if (candidates.length === 0) return [];
-  const tree = await githubStep({
-    repo: params,
-    step: `list the files of ${sha.slice(0, 7)}`,
-    run: async () => {
-      const { data } = await octokit.request("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
-        owner,
-        repo,
-        tree_sha: sha,
-        recursive: "1",
-      });
-      return data;
-    },
-  });
+  const tree = await readTree({ octokit, owner, repo, sha });
   if (tree.truncated) return candidates;
   const paths = new Set(tree.tree.filter((e) => e.type === "blob" && e.path).map((e) => e.path as string));
   const texts = new Map<string, string>();
-  const read = (path: string) =>
-    githubStep({
-      repo: params,
-      step: `read ${path} at ${sha.slice(0, 7)}`,
-      run: async () => {
-        const { data } = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", {
-          owner,
-          repo,
-          path,
-          ref: sha,
-          mediaType: { format: "raw" },
-        });
-        return typeof data === "string" ? data : "";
-      },
-    });
+  const read = (path: string) => readRawFile({ octokit, owner, repo, sha, path });
   const using: TargetConfig[] = [];
   for (const target of candidates) {
     let deps = kustomizeDependencies({ root: target.path, paths, kustomizations: texts });

@@ -5,7 +5,7 @@
 // `/undrift scan`; anyone else gets a short reply, and nothing is queued. A
 // writer's request also previews a draft or a fork's pull request: asking is the approval.
 import type { ProbotOctokit } from "probot";
-import { githubStep } from "../../github/github-errors.ts";
+import { readPull } from "../../github/read-pull.ts";
 import type { QueueLog } from "../../queue/queue-log.ts";
 import type { AppDeps } from "../app-deps.ts";
 import { refuseCommand, writeAccess } from "../write-access.ts";
@@ -40,11 +40,7 @@ export async function handlePreviewCommand(params: {
     return { jobs: [], ...refused };
   }
 
-  const { data: pr } = await githubStep({
-    repo: { owner, repo },
-    step: `read pull request #${number}`,
-    run: () => octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: number }),
-  });
+  const pr = await readPull({ octokit, owner, repo, number });
   if (pr.state !== "open") return { jobs: [], skipped: "the pull request is closed" };
   if (pr.head.ref.startsWith("undrift/") && pr.head.repo?.full_name.toLowerCase() === fullName.toLowerCase()) {
     return { jobs: [], skipped: "undrift's own branch" };
