@@ -3,6 +3,7 @@
 // One repository's failure does not stop the others; it is thrown at the end.
 import type { ProbotOctokit } from "probot";
 import type { KeyValueStore } from "../github/key-value-store.ts";
+import { listInstallationRepositories } from "../github/list-installations.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import type { AppDeps } from "./app-deps.ts";
 import { syncRepoSchedulers } from "./sync-repo-schedulers.ts";
@@ -18,8 +19,7 @@ export async function handleInstallation(params: {
   actor: string;
 }): Promise<void> {
   const { octokit } = params;
-  const repositories =
-    params.repositories ?? (await octokit.paginate("GET /installation/repositories", { per_page: 100 }));
+  const repositories = params.repositories ?? (await listInstallationRepositories(octokit));
   const failures: Error[] = [];
   for (const { full_name } of repositories) {
     const [owner = "", repo = ""] = full_name.split("/");

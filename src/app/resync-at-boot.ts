@@ -11,6 +11,7 @@
 //     unschedules nothing and the last valid config stays in force.
 // If the installations themselves cannot be listed, nothing changes at all.
 import type { Probot, ProbotOctokit } from "probot";
+import { listInstallationRepositories, listInstallations } from "../github/list-installations.ts";
 import { listScanSchedulers } from "../queue/list-scan-schedulers.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { syncSchedulers } from "../queue/sync-schedulers.ts";
@@ -27,7 +28,7 @@ export async function resyncAtBoot(params: {
   const { deps, probot, log } = params;
   const { queues } = deps;
   const appOctokit = await probot.auth();
-  const installations = await appOctokit.paginate("GET /app/installations", { per_page: 100 });
+  const installations = await listInstallations(appOctokit);
   const repos: RepoTargets[] = [];
   const keep = new Set<string>();
   // Repositories whose schedulers belong to an installation whose repositories could not be listed.
@@ -40,7 +41,7 @@ export async function resyncAtBoot(params: {
     let repositories: ReadonlyArray<{ full_name: string }>;
     try {
       octokit = await probot.auth(installation.id);
-      repositories = await octokit.paginate("GET /installation/repositories", { per_page: 100 });
+      repositories = await listInstallationRepositories(octokit);
     } catch (error) {
       log.error({ err: error, installationId: installation.id }, "resync at boot: could not list the repositories");
       unlisted.add(installation.id);
