@@ -15,8 +15,8 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
-import { ProbotOctokit } from "probot";
 import { parse as parseYaml } from "yaml";
+import { convertAppManifest } from "../github/convert-app-manifest.ts";
 
 /** Probot's (and @octokit/webhooks') webhook path. */
 export const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
@@ -88,8 +88,7 @@ export function setupRoutes(options: SetupOptions): (req: IncomingMessage, res: 
         return true;
       }
       // The code is GitHub's one-time answer to the manifest: it converts to the new app's credentials.
-      const octokit = new ProbotOctokit({ baseUrl: api });
-      const { data } = await octokit.request("POST /app-manifests/{code}/conversions", { code });
+      const data = await convertAppManifest({ api, code });
       const file = writeDotEnv(options.cwd, {
         APP_ID: String(data.id),
         PRIVATE_KEY: data.pem,

@@ -25,6 +25,7 @@ import { printableRedisUrl } from "../config/redis-url.ts";
 import { parseServerEnv, ServerEnvError } from "../config/server-env.ts";
 import { parseStatusEnv } from "../config/status-env.ts";
 import { AppOctokit } from "../github/app-octokit.ts";
+import { readApp } from "../github/read-app.ts";
 import { discover } from "../live/discovery.ts";
 import { KubeClient } from "../live/kube-client.ts";
 import { loadKubeconfig } from "../live/load-kubeconfig.ts";
@@ -96,7 +97,7 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
         ...(registry && env.clustersFile
           ? [registryCheck({ file: env.clustersFile, clusters: Object.keys(registry.clusters).length })]
           : []),
-        githubAppCheck(async () => (await app.auth()).request("GET /app")),
+        githubAppCheck(() => readApp(app)),
       ];
       options.addHandler(probeRoutes({ checks }));
       options.addHandler(statusRoutes({ env: statusEnv, redis: producer, prefix: queues.prefix, log: app.log }));

@@ -8,6 +8,7 @@ import { loadClusterRegistry } from "../config/cluster-registry.ts";
 import { printableRedisUrl } from "../config/redis-url.ts";
 import { parseServerEnv, ServerEnvError } from "../config/server-env.ts";
 import { AppOctokit } from "../github/app-octokit.ts";
+import { readApp } from "../github/read-app.ts";
 import { githubAppCheck, redisCheck, registryCheck } from "../metrics/readiness-checks.ts";
 import { type ProbeServer, serveProbes } from "../metrics/serve-probes.ts";
 import { createRedisConnection } from "../queue/connection.ts";
@@ -58,7 +59,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
       checks: [
         redisCheck(producer, printableRedisUrl(env.redisUrl)),
         registryCheck({ file: env.clustersFile!, clusters: Object.keys(registry.clusters).length }),
-        githubAppCheck(async () => (await probot.auth()).request("GET /app")),
+        githubAppCheck(() => readApp(probot)),
       ],
     });
     workers = startWorkers({
