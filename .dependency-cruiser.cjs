@@ -87,6 +87,14 @@ module.exports = {
       to: { path: "^src/github/", reachable: true },
     },
     {
+      name: "octokit-in-github-only",
+      comment:
+        "only github/ imports Octokit (a client, OAuthApp), since GitHub is called there; calls on a client passed in are test/unit/layout/github-requests.test.ts's to find",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/github/" },
+      to: { path: ["^(octokit|@octokit/)", "(^|/)node_modules/(octokit|@octokit/[^/]+)/"] },
+    },
+    {
       name: "not-to-tests",
       comment: "src/ never imports the tests or their helpers",
       severity: "error",

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Redis } from "ioredis";
 import type { StatusEnv } from "../../config/status-env.ts";
+import { statusOAuth } from "../../github/status-oauth.ts";
 import { userAccess } from "../../github/user-access.ts";
 import { sameText } from "../../model/same-text.ts";
 import { errorSummary } from "../../report/error-summary.ts";
@@ -21,7 +22,6 @@ import { statusSessions } from "../../state/status-sessions.ts";
 import { installationPage } from "./installation-page.ts";
 import { cookieJar } from "./signed-cookie.ts";
 import { statusAsset } from "./status-assets.ts";
-import { statusOAuth } from "./status-oauth.ts";
 
 const SESSION_COOKIE = "undrift_session";
 const STATE_COOKIE = "undrift_oauth";
