@@ -125,10 +125,15 @@ function runPlugin(userName: string, exec: ExecConfig, timeoutMs: number): Promi
   const env = exec.env ? { ...process.env, ...Object.fromEntries(exec.env.map((e) => [e.name, e.value])) } : undefined;
   return new Promise((resolve, reject) => {
     let child: ChildProcess;
+    // The stop signals are taken before the plugin exists. Taken after, a SIGINT that came between the plugin's
+    // start and that line ended undrift by the default action and left the plugin's group running (once, in a
+    // test on a loaded machine: the plugin had started, written its pids and been seen before undrift ran on).
+    holdStopSignals();
     try {
       // stdin closed, as client-go's non-interactive run: a plugin that would prompt fails at once instead of waiting.
       child = spawn(exec.command!, exec.args ?? [], { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     } catch (error) {
+      releaseStopSignals();
       return reject(new Error(`${who}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
     }
     let stdout = "";
@@ -196,20 +201,32 @@ function onStopSignal(signal: NodeJS.Signals): void {
   killAll();
   if (process.listenerCount(signal) > 1) return;
   for (const s of stopSignals) process.off(s, onStopSignal);
+  holders = 0;
   process.kill(process.pid, signal);
 }
 
-function track(child: ChildProcess): void {
-  running.add(child);
+// Plugins running or being started: the stop signals are listened for while there is one.
+let holders = 0;
+
+/** Listens for the stop signals (and exit) until the matching release: before a plugin is spawned. */
+function holdStopSignals(): void {
   if (!exitHooked) {
     exitHooked = true;
     process.on("exit", killAll);
   }
   // Only while a plugin runs: a listener of its own would keep SIGINT from ending the process.
-  if (running.size === 1) for (const s of stopSignals) process.on(s, onStopSignal);
+  if (holders++ === 0) for (const s of stopSignals) process.on(s, onStopSignal);
+}
+
+function releaseStopSignals(): void {
+  if (--holders === 0) for (const s of stopSignals) process.off(s, onStopSignal);
+}
+
+function track(child: ChildProcess): void {
+  running.add(child);
 }
 
 function untrack(child: ChildProcess): void {
   running.delete(child);
-  if (running.size === 0) for (const s of stopSignals) process.off(s, onStopSignal);
+  releaseStopSignals();
 }

@@ -60,6 +60,32 @@ describe("an exec credential plugin", () => {
     expect(await fixture.runs()).toBe(1);
   });
 
+  it("is started only once undrift listens for Ctrl-C, so a stop signal that comes at once still takes it down", async () => {
+    // Between the plugin's start and undrift's next line, a loaded machine may run the plugin and the person's
+    // Ctrl-C first: with no listener yet, SIGINT ended undrift by the default action and left the plugin running.
+    fixture = await execPluginKubeconfig("token");
+    const childProcess = process.getBuiltinModule("node:child_process");
+    const spawn = childProcess.spawn;
+    const before = process.listenerCount("SIGINT");
+    const listening: number[] = [];
+    const spy = vi.spyOn(childProcess, "spawn").mockImplementation(((...args: Parameters<typeof spawn>) => {
+      listening.push(process.listenerCount("SIGINT"));
+      return spawn(...args);
+    }) as typeof spawn);
+    try {
+      const kc = loadKubeconfig({ kubeconfig: fixture.kubeconfig });
+      new KubeClient(kc); // bounds the plugin
+      const opts: { headers?: Record<string, string> } = {};
+      await kc.applyToHTTPSOptions(opts);
+      expect(opts.headers?.Authorization).toBe("Bearer exec-token");
+    } finally {
+      spy.mockRestore();
+    }
+    expect(listening).toEqual([before + 1]);
+    // And none is left once the plugin is done: a listener of undrift's own would keep Ctrl-C from ending it.
+    expect(process.listenerCount("SIGINT")).toBe(before);
+  });
+
   it("is refused a bound that is not a number of seconds", async () => {
     fixture = await execPluginKubeconfig("token");
     vi.stubEnv("UNDRIFT_EXEC_TIMEOUT", "1m");
