@@ -10,6 +10,8 @@ import { stringify } from "yaml";
 import { toolPath } from "../../src/desired/tools.ts";
 import { kubeconfigPath } from "./cluster.ts";
 
+export { helmComplaints } from "./helm-output.ts";
+
 /** The chart in this checkout. */
 export const chartDir = resolve(import.meta.dirname, "../../charts/undrift");
 
