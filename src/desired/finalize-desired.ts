@@ -2,7 +2,7 @@
 // live in (as kubectl would), the tracking label, and prove the target
 // declares every object once. Scope comes from cluster discovery, injected.
 
-import { groupOf, keyString, objectKey } from "../model/object-key.ts";
+import { groupKindKey, groupOf, keyString, kindKeyOf, objectKey } from "../model/object-key.ts";
 import { objectLabel } from "../model/object-label.ts";
 import type { DesiredObject, KubeObject, Source } from "../model/types.ts";
 import { UndriftError } from "../model/undrift-error.ts";
@@ -50,8 +50,7 @@ export function finalizeDesired({
   const crdScopes = definedScopes(objects);
   const bySource = new Map<string, Source>();
   return objects.map(({ object, source }) => {
-    const scope =
-      scopeOf(object.apiVersion, object.kind) ?? crdScopes.get(`${groupOf(object.apiVersion)}/${object.kind}`);
+    const scope = scopeOf(object.apiVersion, object.kind) ?? crdScopes.get(kindKeyOf(object));
     if (!scope && unavailable.includes(object.apiVersion)) {
       const [group, version] = [groupOf(object.apiVersion), object.apiVersion.split("/")[1]];
       throw new UnavailableKindError(
@@ -89,7 +88,7 @@ function definedScopes(objects: DesiredObject[]): Map<string, Scope> {
       .spec;
     if (typeof spec?.group !== "string" || typeof spec.names?.kind !== "string") continue;
     if (spec.scope === "Namespaced" || spec.scope === "Cluster")
-      scopes.set(`${spec.group}/${spec.names.kind}`, spec.scope);
+      scopes.set(groupKindKey(spec.group, spec.names.kind), spec.scope);
   }
   return scopes;
 }

@@ -1,6 +1,7 @@
 // Discovery: which kinds the API server serves, under which resource name, in
 // which scope. Read once per scan through aggregated discovery (two requests
 // for the whole cluster), with the per-group legacy endpoints as a fallback.
+import { versionKindKey } from "../model/object-key.ts";
 import type { ApiResource } from "./api-resource.ts";
 import type { CachedDiscovery, DiscoveryCache } from "./discovery-cache.ts";
 import { discoveryTtlMs } from "./discovery-cache.ts";
@@ -44,13 +45,13 @@ export class ResourceIndex {
     this.resources = resources;
     this.cached = options.cached ?? false;
     this.unavailable = options.unavailable ?? [];
-    for (const r of resources) this.byGvk.set(`${r.group}/${r.version}/${r.kind}`, r);
+    for (const r of resources) this.byGvk.set(versionKindKey(r.group, r.version, r.kind), r);
   }
 
   /** The resource serving `apiVersion` + `kind`, or undefined when the server does not serve it. */
   find(apiVersion: string, kind: string): ApiResource | undefined {
     const [group, version] = splitApiVersion(apiVersion);
-    return this.byGvk.get(`${group}/${version}/${kind}`);
+    return this.byGvk.get(versionKindKey(group, version, kind));
   }
 
   /** Whether a kind is namespaced, as finalizeDesired asks; undefined when the server does not serve it. */

@@ -7,7 +7,7 @@
 //                   in another version): a LIST of their namespace when several share it, else a GET.
 //   completeOrphans: the full body of each orphan the metadata found (the report shows it).
 // A kind the identity may not list is a problem for that kind; the rest goes on.
-import { keyString, objectKey } from "../model/object-key.ts";
+import { declaredKeyString, groupKindKey, keyString, objectKey } from "../model/object-key.ts";
 import { objectLabel } from "../model/object-label.ts";
 import type { DesiredObject, KubeObject, ScanProblem } from "../model/types.ts";
 import { UndriftError } from "../model/undrift-error.ts";
@@ -46,7 +46,7 @@ export class StaleDiscoveryError extends UndriftError {
 }
 
 export interface LiveState {
-  /** Live objects found for desired ones, by `desiredKey` of the desired object. */
+  /** Live objects found for desired ones, by `declaredKeyString` of the desired object. */
   byDesired: Map<string, KubeObject>;
   /** Desired objects that could not be looked up (forbidden), by the same key. */
   unknown: Set<string>;
@@ -56,8 +56,8 @@ export interface LiveState {
 // Kinds that carry no configuration and would only cost LISTs.
 const neverTracked = new Set(["/Event", "events.k8s.io/Event", "/ComponentStatus", "coordination.k8s.io/Lease"]);
 const namespaceListThreshold = 3;
-/** `group/Kind`, as `declared` names the kinds a target declares. */
-export const kindOf = (r: Pick<ApiResource, "group" | "kind">) => `${r.group}/${r.kind}`;
+/** A served resource's `group/Kind`, as `declared` names the kinds a target declares. */
+const kindOf = (r: Pick<ApiResource, "group" | "kind">) => groupKindKey(r.group, r.kind);
 // The kinds most targets declare: their metadata LISTs go last, so that a target that renders quickly
 // has them listed once, in full, rather than twice.
 const usuallyDeclared = new Set([
@@ -93,8 +93,6 @@ export function trackableKinds(index: ResourceIndex): ApiResource[] {
     .listable()
     .filter((r) => !neverTracked.has(kindOf(r)) && r.verbs.some((verb) => writeVerbs.includes(verb)));
 }
-
-export const desiredKey = (o: KubeObject) => `${o.apiVersion}|${keyString(objectKey(o))}`;
 
 const forbidden = (error: unknown): boolean =>
   error instanceof KubeApiError && (error.status === 403 || error.status === 401);
@@ -211,7 +209,7 @@ export async function resolveDesired(params: {
   const { client, index, tracked, selector } = params;
   const concurrency = params.concurrency ?? 8;
   const state: LiveState = { byDesired: new Map(), unknown: new Set(), problems: [] };
-  const found = (d: DesiredObject, o: KubeObject) => state.byDesired.set(desiredKey(d.object), o);
+  const found = (d: DesiredObject, o: KubeObject) => state.byDesired.set(declaredKeyString(d.object), o);
 
   const unfound: Array<{ resource: ApiResource; d: DesiredObject }> = [];
   const forbiddenDesired = new Map<ApiResource, DesiredObject[]>();
@@ -255,7 +253,7 @@ export async function resolveDesired(params: {
       );
     }
     for (const d of objects)
-      if (!listed.has(d.object.metadata.namespace ?? "")) state.unknown.add(desiredKey(d.object));
+      if (!listed.has(d.object.metadata.namespace ?? "")) state.unknown.add(declaredKeyString(d.object));
   }
 
   const batches = new Map<string, typeof unfound>();
@@ -290,7 +288,7 @@ export async function resolveDesired(params: {
           namespace,
         ),
       );
-      for (const { d } of batch) state.unknown.add(desiredKey(d.object));
+      for (const { d } of batch) state.unknown.add(declaredKeyString(d.object));
     }
   });
 

@@ -11,6 +11,7 @@
 //
 //   const w = new KindWatch({ client, resource, selector: "undrift.dev/target", metadataOnly: false });
 //   w.start(); await w.synced; w.current() && w.objects();   ... w.stop();
+import { nameKeyOf } from "../model/object-key.ts";
 import type { KubeObject } from "../model/types.ts";
 import type { ApiResource } from "./discovery.ts";
 import { KubeApiError } from "./errors.ts";
@@ -42,8 +43,6 @@ const watchTimeoutSeconds = () => 300 + Math.floor(Math.random() * 300);
 
 /** A metadata watch's events carry PartialObjectMetadata, as the garbage collector's metadata informers ask. */
 const metadataWatchAccept = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
-
-const objectKeyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
 
 /** Whether two versions of an object differ only in what status writes touch (resourceVersion, status's managedFields). */
 function sameConfiguration(a: KubeObject, b: KubeObject): boolean {
@@ -210,7 +209,7 @@ export class KindWatch {
     const first = this.counts.lists === 1 && this.items.size === 0;
     const seen = new Set<string>();
     for (const item of items) {
-      const key = objectKeyOf(item);
+      const key = nameKeyOf(item);
       seen.add(key);
       const before = this.items.get(key);
       const kept = this.keep(item);
@@ -280,7 +279,7 @@ export class KindWatch {
     if (event.type === "BOOKMARK") return;
     const typeMeta = { apiVersion: this.apiVersion(), kind: this.resource.kind };
     const kept = this.keep(Object.assign({ ...typeMeta }, object, typeMeta));
-    const key = objectKeyOf(kept);
+    const key = nameKeyOf(kept);
     const before = this.items.get(key);
     if (event.type === "DELETED") this.items.delete(key);
     else this.items.set(key, kept);

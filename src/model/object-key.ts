@@ -32,3 +32,34 @@ export function refKey(ref: ObjectRef): ObjectKey {
 export function keyString(key: ObjectKey): string {
   return `${key.group}/${key.kind}/${key.namespace}/${key.name}`;
 }
+
+/**
+ * A kind as one string, `group/Kind`, the core group empty: `apps/Deployment`, `/ConfigMap`. The kinds a target
+ * declares, a CRD defines, a health rule covers and a list names are keyed this way; versions do not split a kind.
+ */
+export function groupKindKey(group: string, kind: string): string {
+  return `${group}/${kind}`;
+}
+
+/** The `group/Kind` of an object (its apiVersion's group and its kind). */
+export function kindKeyOf(obj: Pick<KubeObject, "apiVersion" | "kind">): string {
+  return groupKindKey(groupOf(obj.apiVersion), obj.kind);
+}
+
+/** A served resource's kind with its version, `group/version/Kind`, as discovery finds the resource that serves one. */
+export function versionKindKey(group: string, version: string, kind: string): string {
+  return `${group}/${version}/${kind}`;
+}
+
+/**
+ * A desired object's key with the apiVersion it was declared in, `apps/v1|apps/Deployment/shop/web`: the live
+ * object a scan found is looked up by it, so two versions of one kind in a render stay apart until pairing.
+ */
+export function declaredKeyString(obj: KubeObject): string {
+  return `${obj.apiVersion}|${keyString(objectKey(obj))}`;
+}
+
+/** `namespace/name`, the namespace "" when cluster-scoped: an object's key among the objects of one kind. */
+export function nameKeyOf(obj: Pick<KubeObject, "metadata">): string {
+  return `${obj.metadata.namespace ?? ""}/${obj.metadata.name}`;
+}

@@ -27,7 +27,7 @@ import type { ObjectRule } from "../../config/schema.ts";
 import type { SkippedDocument } from "../../desired/extract-objects.ts";
 import { controllerOf } from "../../drift/orphan-pairings.ts";
 import type { ObjectRecord, PruneGuard } from "../../model/change-set.ts";
-import { groupOf } from "../../model/object-key.ts";
+import { kindKeyOf } from "../../model/object-key.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
 import { applyStage, definedKind, isCustomResourceDefinition, isNamespace } from "../revert/apply-stage.ts";
@@ -83,7 +83,7 @@ export function planPrune(params: {
   }
 
   const namespacesInUse = new Set(desired.map((o) => o.metadata.namespace).filter(Boolean));
-  const kindsInUse = new Set(desired.map((o) => `${groupOf(o.apiVersion)}/${o.kind}`));
+  const kindsInUse = new Set(desired.map(kindKeyOf));
   const candidates: KubeObject[] = [];
   let notCounted = 0;
   for (const object of orphans) {

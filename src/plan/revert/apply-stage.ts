@@ -2,7 +2,7 @@
 // resources cannot be applied before the kind is served), then Namespaces
 // (namespaced objects need them), then the other cluster-scoped kinds (such as
 // ClusterRoles that namespaced bindings name), then everything namespaced.
-import { groupOf } from "../../model/object-key.ts";
+import { groupKindKey, groupOf } from "../../model/object-key.ts";
 import type { KubeObject } from "../../model/types.ts";
 
 export type ApplyStage = 0 | 1 | 2 | 3;
@@ -26,6 +26,6 @@ export function isNamespace(object: Pick<KubeObject, "apiVersion" | "kind">): bo
 export function definedKind(crd: KubeObject): string | undefined {
   const spec = crd.spec as { group?: unknown; names?: { kind?: unknown } } | undefined;
   return typeof spec?.group === "string" && typeof spec.names?.kind === "string"
-    ? `${spec.group}/${spec.names.kind}`
+    ? groupKindKey(spec.group, spec.names.kind)
     : undefined;
 }

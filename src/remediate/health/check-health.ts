@@ -8,7 +8,7 @@
 // of these is ready once it exists.
 
 import type { Readiness } from "../../model/health.ts";
-import { groupOf } from "../../model/object-key.ts";
+import { kindKeyOf } from "../../model/object-key.ts";
 import type { KubeObject } from "../../model/types.ts";
 
 interface Condition {
@@ -42,7 +42,7 @@ export function checkHealth(object: KubeObject): Readiness {
   const status = (object.status ?? {}) as Record<string, unknown>;
   const generic = genericHealth(object, status);
   if (generic) return generic;
-  const rule = rules[`${groupOf(object.apiVersion)}/${object.kind}`];
+  const rule = rules[kindKeyOf(object)];
   return rule ? rule(object, status) : readyCondition(status);
 }
 

@@ -15,10 +15,9 @@ import { ClusterUnreachableError } from "../../live/errors.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import { mapLimit } from "../../live/map-limit.ts";
 import { applyAction, type ObjectRecord, type WaitMode } from "../../model/change-set.ts";
-import { groupOf } from "../../model/object-key.ts";
+import { kindKeyOf } from "../../model/object-key.ts";
 import type { OnProgress } from "../../model/progress.ts";
 import { refOf } from "../../model/ref-of.ts";
-import type { KubeObject } from "../../model/types.ts";
 import { definedKind } from "../../plan/revert/apply-stage.ts";
 import type { PlannedObject } from "../../plan/revert/plan-revert.ts";
 import { applyDesired } from "./apply-desired.ts";
@@ -61,8 +60,7 @@ export async function applyPlan(params: {
   const crds = new Map<string, AppliedEntry>();
   /** Namespaces a dry run would create: the server cannot dry-run anything inside them. */
   const newNamespaces = new Set<string>();
-  const kindOf = (o: KubeObject) => `${groupOf(o.apiVersion)}/${o.kind}`;
-  const usedKinds = new Set(params.objects.map((p) => kindOf(p.desired.object)));
+  const usedKinds = new Set(params.objects.map((p) => kindKeyOf(p.desired.object)));
   const changed = (e: AppliedEntry) => e.record.action === "created" || e.record.action === "configured";
   const total = params.objects.filter((p) => p.status === "drifted" || p.status === "missing").length;
   let applies = 0;
@@ -77,7 +75,7 @@ export async function applyPlan(params: {
       return { planned, record: { ...ref, action: "skipped", reason } };
     }
     const resource = index.find(object.apiVersion, object.kind);
-    if (!resource) return { planned, record: unserved(planned, crds.get(kindOf(object)), dryRun) };
+    if (!resource) return { planned, record: unserved(planned, crds.get(kindKeyOf(object)), dryRun) };
     const namespace = object.metadata.namespace;
     if (namespace && newNamespaces.has(namespace)) {
       return { planned, record: unchecked(planned, `its namespace ${namespace} is created by this revert`) };

@@ -8,9 +8,9 @@ import { type ComparePolicy, compareObject } from "../../drift/compare-object.ts
 import { orphanPairings } from "../../drift/orphan-pairings.ts";
 import type { ClusterSession } from "../../live/cluster-session.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
-import { completeObjects, desiredKey, type LiveState, type Tracked } from "../../live/fetch-live.ts";
+import { completeObjects, type LiveState, type Tracked } from "../../live/fetch-live.ts";
 import { mapLimit } from "../../live/map-limit.ts";
-import { groupOf, keyString, objectKey } from "../../model/object-key.ts";
+import { declaredKeyString, groupOf, keyString, objectKey } from "../../model/object-key.ts";
 import type { DesiredObject, ScanProblem } from "../../model/types.ts";
 import { confirmDrift } from "./confirm-drift.ts";
 
@@ -29,7 +29,7 @@ export async function pairObjects(params: {
   const pairings: Pairing[] = [];
   const toConfirm: Pairing[] = [];
   for (const d of desired) {
-    const key = desiredKey(d.object);
+    const key = declaredKeyString(d.object);
     if (live.unknown.has(key)) continue;
     const object = live.byDesired.get(key);
     if (!object) {

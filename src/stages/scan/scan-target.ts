@@ -19,10 +19,11 @@ import type { ComparePolicy } from "../../drift/compare-object.ts";
 import { comparePolicy } from "../../drift/compare-policy.ts";
 import { loadJq } from "../../drift/jq.ts";
 import { ClusterSession } from "../../live/cluster-session.ts";
-import { type ResourceIndex, splitApiVersion } from "../../live/discovery.ts";
+import type { ResourceIndex } from "../../live/discovery.ts";
 import { resolveDesired, StaleDiscoveryError, type Tracked } from "../../live/fetch-live.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
-import type { DesiredObject, DriftReport, KubeObject, ScanProblem } from "../../model/types.ts";
+import { kindKeyOf } from "../../model/object-key.ts";
+import type { DesiredObject, DriftReport, ScanProblem } from "../../model/types.ts";
 import { UndriftError } from "../../model/undrift-error.ts";
 import { pairObjects } from "./pair-objects.ts";
 
@@ -40,9 +41,6 @@ export function pickTarget(config: RepoConfig, name: string): TargetConfig {
   }
   return target;
 }
-
-/** `group/Kind` of an object, as listTracked names the kinds a target declares. */
-const declaredKind = (o: KubeObject) => `${splitApiVersion(o.apiVersion)[0]}/${o.kind}`;
 
 /** A scan with the state remediation needs: the target, desired objects, the live pairs, the client and discovery. */
 export interface ScanResult {
@@ -132,7 +130,7 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
   const rendering = params.rendered
     ? Promise.resolve(params.rendered)
     : renderInWorker({ repoDir: params.repoDir, target });
-  const declared = rendering.then((r) => new Set(r.objects.map(({ object }) => declaredKind(object))));
+  const declared = rendering.then((r) => new Set(r.objects.map(({ object }) => kindKeyOf(object))));
   // A failed render is the scan's error (awaited in Promise.all below); `declared` and the LISTs fail with
   // it, or on their own, and are awaited later or never (the cluster failed first): heard here, not unhandled.
   declared.catch(() => undefined);
@@ -150,8 +148,7 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
   let tracked: Tracked;
   try {
     const unknown = rendered.objects.find(({ object }) => !index.find(object.apiVersion, object.kind));
-    if (index.cached && unknown)
-      throw new StaleDiscoveryError(`${declaredKind(unknown.object)} not in cached discovery`);
+    if (index.cached && unknown) throw new StaleDiscoveryError(`${kindKeyOf(unknown.object)} not in cached discovery`);
     tracked = await listing;
   } catch (error) {
     if (!(error instanceof StaleDiscoveryError)) throw error;

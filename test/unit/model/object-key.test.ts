@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { groupOf, keyString, objectKey } from "../../../src/model/object-key.ts";
+import {
+  declaredKeyString,
+  groupKindKey,
+  groupOf,
+  keyString,
+  kindKeyOf,
+  nameKeyOf,
+  objectKey,
+  versionKindKey,
+} from "../../../src/model/object-key.ts";
 import { objectLabel } from "../../../src/model/object-label.ts";
 
 describe("object keys", () => {
@@ -25,5 +34,22 @@ describe("object keys", () => {
 
   it("reads the group of an apiVersion", () => {
     expect([groupOf("v1"), groupOf("apps/v1"), groupOf("example.com/v1alpha1")]).toEqual(["", "apps", "example.com"]);
+  });
+
+  it("keys a kind by group and kind, one key for every version of it, the core group empty", () => {
+    expect(kindKeyOf({ apiVersion: "apps/v1", kind: "Deployment" })).toBe("apps/Deployment");
+    expect(kindKeyOf({ apiVersion: "apps/v1beta2", kind: "Deployment" })).toBe("apps/Deployment");
+    expect(kindKeyOf({ apiVersion: "v1", kind: "ConfigMap" })).toBe(groupKindKey("", "ConfigMap"));
+    expect(groupKindKey("example.com", "Widget")).toBe("example.com/Widget");
+    expect(versionKindKey("apps", "v1", "Deployment")).not.toBe(versionKindKey("apps", "v1beta2", "Deployment"));
+  });
+
+  it("keeps a desired object's declared version in its key, and keys by namespace and name within a kind", () => {
+    const v1 = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web", namespace: "shop" } };
+    const beta = { ...v1, apiVersion: "apps/v1beta2" };
+    expect(declaredKeyString(v1)).toBe("apps/v1|apps/Deployment/shop/web");
+    expect(declaredKeyString(beta)).not.toBe(declaredKeyString(v1));
+    expect(nameKeyOf(v1)).toBe("shop/web");
+    expect(nameKeyOf({ metadata: { name: "admin" } })).toBe("/admin");
   });
 });
