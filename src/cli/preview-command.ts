@@ -3,6 +3,7 @@
 // What merging head into base would do to the target's cluster, from two commits
 // of a local clone: the same engine as the app's pull request preview.
 
+import { readRepoConfig } from "../config/load-config.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import type { PreviewReport } from "../model/preview-report.ts";
 import type { ClusterWhere } from "../report/cluster-where.ts";
@@ -10,6 +11,7 @@ import { renderPreviewComment } from "../report/preview/render-preview-comment.t
 import { renderPreviewJson } from "../report/preview/render-preview-json.ts";
 import { renderPreviewText } from "../report/preview/render-preview-text.ts";
 import { previewTarget } from "../stages/preview/preview-target.ts";
+import { pickTarget } from "../stages/scan/scan-target.ts";
 import { clusterLabel } from "./cluster-label.ts";
 import { preview, previewOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
@@ -49,20 +51,22 @@ export async function previewCommand(argv: string[]): Promise<number> {
       all: values.all,
       cluster: values.cluster,
     });
+    // Each target is resolved here, once, from head's config; the stage takes it as it is.
+    const headConfig = choice.config ?? (await readRepoConfig(head.dir));
+    const targets = choice.names.map((name) => pickTarget(headConfig, name));
     // One session for every target: discovery and the LISTs of one cluster are paid once.
     const session = new ClusterSession(kubeConfig);
     const reports: PreviewReport[] = [];
-    for (const targetName of choice.names) {
-      progress.onProgress({ step: "preview", target: targetName });
+    for (const target of targets) {
+      progress.onProgress({ step: "preview", target: target.name });
       const report = await previewTarget({
         headDir: head.dir,
         baseDir: base.dir,
-        targetName,
-        kubeConfig,
+        headConfig,
+        target,
         head: head.sha,
         base: base.sha,
         session,
-        ...(choice.config ? { headConfig: choice.config } : {}),
       });
       reports.push(report);
       if (report.error) process.stderr.write(`${choice.all ? `${report.target}: ` : ""}${errorLine(report)}\n`);

@@ -12,18 +12,16 @@ import { keyString, objectKey } from "../../model/object-key.ts";
 export async function changedTargets(params: {
   headDir: string;
   baseDir: string;
-  headConfig: RepoConfig;
   baseConfig?: RepoConfig;
-  /** Names of head's targets to look at. */
-  targets: string[];
+  /** Head's targets to look at (resolved by the caller, from headConfig). */
+  targets: TargetConfig[];
   /** Keeps the renders of the changed targets for their previews (those of unchanged ones are let go). */
   renders?: RenderCache;
-}): Promise<{ changed: string[]; unchanged: string[] }> {
+}): Promise<{ changed: TargetConfig[]; unchanged: TargetConfig[] }> {
   const renders = params.renders ?? new RenderCache();
-  const verdicts = await mapLimit(params.targets, 2, async (name) => {
-    const head = params.headConfig.targets.find((t) => t.name === name);
-    const base = params.baseConfig?.targets.find((t) => t.name === name);
-    if (!head) throw new RangeError(`target "${name}" is not in head's config`);
+  const verdicts = await mapLimit(params.targets, 2, async (head) => {
+    // Base is another config: the name is what says a target of head is the same target there.
+    const base = params.baseConfig?.targets.find((t) => t.name === head.name);
     if (!base || JSON.stringify(base) !== JSON.stringify(head)) return true;
     const [before, after] = await Promise.all([
       renderedObjects(renders, params.baseDir, base),

@@ -14,14 +14,12 @@
 //      the drift the cluster already has, so reviewers know what the PR's base
 //      already differs in.
 // Nothing is written to the cluster: every apply here is a dry run.
-import type { KubeConfig } from "@kubernetes/client-node";
-import { readRepoConfig } from "../../config/load-config.ts";
-import type { RepoConfig } from "../../config/schema.ts";
+import type { RepoConfig, TargetConfig } from "../../config/schema.ts";
 import { RenderCache } from "../../desired/render-cache.ts";
-import { ClusterSession } from "../../live/cluster-session.ts";
+import type { ClusterSession } from "../../live/cluster-session.ts";
 import type { PruneGuard } from "../../model/change-set.ts";
 import type { PreviewReport } from "../../model/preview-report.ts";
-import { pickTarget, scanResolvedTarget } from "../scan/scan-target.ts";
+import { scanResolvedTarget } from "../scan/scan-target.ts";
 import { noPreview } from "./no-preview.ts";
 import { previewResources } from "./preview-resources.ts";
 import { prunePreview } from "./prune-preview.ts";
@@ -37,25 +35,24 @@ export interface PreviewParams {
   headDir: string;
   /** Working tree of its base; without one, the drift-now part is left out. */
   baseDir?: string;
-  targetName: string;
-  kubeConfig: KubeConfig;
+  /** Head's config, and the target of it to preview: the caller resolves it once (the CLI at its edge). */
+  headConfig: RepoConfig;
+  target: TargetConfig;
   /** Revisions named in the report. */
   head: string;
   base: string;
-  /** Configs already read (the app has them); else read from the trees. */
-  headConfig?: RepoConfig;
+  /** Base's config when already read (the app has it); else read from baseDir. */
   baseConfig?: RepoConfig;
-  /** Discovery and LISTs shared with other previews of the same cluster in this run. */
-  session?: ClusterSession;
+  /** The target's cluster: discovery and LISTs shared with the other previews of it in this run. */
+  session: ClusterSession;
   /** Renders already made (changedTargets made them to see what changed); the preview lets go of its own. */
   renders?: RenderCache;
 }
 
-/** Throws only when the cluster cannot be read (or head's config is invalid); a render error is part of the answer. */
+/** Throws only when the cluster cannot be read; a render error is part of the answer. */
 export async function previewTarget(params: PreviewParams): Promise<PreviewReport> {
   const started = performance.now();
-  const headConfig = params.headConfig ?? (await readRepoConfig(params.headDir));
-  const target = pickTarget(headConfig, params.targetName);
+  const { headConfig, target, session } = params;
   const identity = { target: target.name, cluster: target.cluster, base: params.base, head: params.head };
 
   // 1. The renders of head and base.
@@ -76,7 +73,6 @@ export async function previewTarget(params: PreviewParams): Promise<PreviewRepor
   }
 
   // 2. Head and base scanned on one session, each with the target its own config resolved.
-  const session = params.session ?? new ClusterSession(params.kubeConfig);
   const requestsBefore = session.client.requests;
   const [headScan, baseScan] = await Promise.all([
     scanResolvedTarget({

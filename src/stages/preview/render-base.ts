@@ -10,7 +10,7 @@ import { renderSide } from "./render-side.ts";
 
 /** Base's config and render of the same target; what goes wrong there is said, never thrown. */
 export async function renderBase(
-  params: { baseDir?: string | undefined; baseConfig?: RepoConfig | undefined; targetName: string },
+  params: { baseDir?: string | undefined; baseConfig?: RepoConfig | undefined },
   renders: RenderCache,
   headTarget: TargetConfig,
 ): Promise<{ config?: RepoConfig; target?: TargetConfig; rendered?: RenderResult; error?: string }> {
@@ -22,7 +22,8 @@ export async function renderBase(
     if (error instanceof ConfigError) return { error: error.message };
     throw error;
   }
-  const target = config.targets.find((t) => t.name === params.targetName);
+  // Base is another config: the name is what says a target there is head's target.
+  const target = config.targets.find((t) => t.name === headTarget.name);
   // A target new in head has no base to have drifted from.
   if (!target) return {};
   // Nor does one the pull request moves to another cluster: base's objects were never meant to run there.

@@ -3,6 +3,7 @@
 // changedTargets already made. A newer push ends the run before the next
 // target, so it costs at most one target's work.
 import type { KubeConfig } from "@kubernetes/client-node";
+import type { TargetConfig } from "../../config/schema.ts";
 import type { RenderCache } from "../../desired/render-cache.ts";
 import { ClusterSession } from "../../live/cluster-session.ts";
 import type { PreviewReport } from "../../model/preview-report.ts";
@@ -14,7 +15,7 @@ import type { PreviewTrees } from "./read-preview-trees.ts";
 export async function previewChangedTargets(params: {
   job: PreviewJob;
   trees: PreviewTrees;
-  changed: string[];
+  changed: TargetConfig[];
   renders: RenderCache;
   kubeConfig: KubeConfig;
   superseded: () => Promise<boolean>;
@@ -24,15 +25,14 @@ export async function previewChangedTargets(params: {
   // Every changed target of this cluster is previewed on one session: discovery once, one LIST per kind for all.
   const session = new ClusterSession(kubeConfig, { shareLists: true });
   const previews: PreviewReport[] = [];
-  for (const targetName of params.changed) {
+  for (const target of params.changed) {
     if (await params.superseded()) return undefined;
     params.signal.throwIfAborted();
     previews.push(
       await previewTarget({
         headDir: trees.headDir,
         baseDir: trees.baseDir,
-        targetName,
-        kubeConfig,
+        target,
         session,
         renders: params.renders,
         head: job.head,

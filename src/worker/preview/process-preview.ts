@@ -83,12 +83,13 @@ export async function processPreview(params: {
 
   // 5. Stored, then composed with the other clusters' results.
   if (await superseded()) return ended;
-  const composed = await publishClusterPreview({ deps, job, octokit, store, previews, unchanged });
+  const unchangedNames = unchanged.map((t) => t.name);
+  const composed = await publishClusterPreview({ deps, job, octokit, store, previews, unchanged: unchangedNames });
   return {
     outcome: composed.outcome === "superseded" ? "superseded" : "previewed",
     head: job.head,
-    changed,
-    unchanged,
+    changed: changed.map((t) => t.name),
+    unchanged: unchangedNames,
     actions: composed.actions,
   };
 }

@@ -44,13 +44,14 @@ const repo = (overrides: Record<string, string> = {}, targets?: Array<Record<str
 async function changed(base: string, head: string) {
   const read = async (dir: string) => loadConfig(await readFile(`${dir}/.github/undrift.yml`, "utf8"));
   const headConfig = await read(head);
-  return changedTargets({
+  const result = await changedTargets({
     baseDir: base,
     headDir: head,
-    headConfig,
     baseConfig: await read(base),
-    targets: headConfig.targets.map((t) => t.name),
+    targets: headConfig.targets,
   });
+  const names = (targets: Array<{ name: string }>) => targets.map((t) => t.name);
+  return { changed: names(result.changed), unchanged: names(result.unchanged) };
 }
 
 describe("changedTargets", { timeout: 30_000 }, () => {
@@ -75,12 +76,11 @@ describe("changedTargets", { timeout: 30_000 }, () => {
     const result = await changedTargets({
       baseDir: base,
       headDir: head,
-      headConfig,
       baseConfig: await configOf(base),
-      targets: ["prod", "shop"],
+      targets: headConfig.targets,
       renders,
     });
-    expect(result.changed).toEqual(["prod"]);
+    expect(result.changed.map((t) => t.name)).toEqual(["prod"]);
     expect(renders.forgotten).toEqual(["shop", "shop"]);
   });
 
