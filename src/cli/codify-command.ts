@@ -5,11 +5,12 @@
 // Exit codes: 0 when nothing is left (all drift codified, or none), 1 when something was not codified, 2 on error.
 
 import { readRepoConfig } from "../config/load-config.ts";
+import { pickTarget } from "../config/pick-target.ts";
+import { ClusterSession } from "../live/cluster-session.ts";
 import { writeFileChanges } from "../remediate/codify/write-file-changes.ts";
 import { renderCodifyJson } from "../report/codify/render-codify-json.ts";
 import { renderCodifyText } from "../report/codify/render-codify-text.ts";
 import { codifyTarget } from "../stages/codify/codify-target.ts";
-import { pickTarget } from "../stages/scan/scan-target.ts";
 import { checkCleanTree } from "./check-clean-tree.ts";
 import { clusterLabel } from "./cluster-label.ts";
 import { codify, codifyOutputs } from "./command-specs.ts";
@@ -25,14 +26,16 @@ export async function codifyCommand(argv: string[]): Promise<number> {
   const dryRun = args.values["dry-run"] === true;
   // No --all: codify writes files, and one target's edits are what a reviewer reads at once.
   const choice = await resolveTargets({ repoDir: args.repo, target: args.target });
-  const targetName = choice.names[0]!;
+  // The target is resolved here, once; the stage takes it as it is.
   const config = choice.config ?? (await readRepoConfig(args.repo));
+  const target = pickTarget(config, choice.names[0]!);
   // Before the cluster is asked anything: a refusal should cost nothing.
   if (!dryRun && args.values["allow-dirty"] !== true) {
-    await checkCleanTree({ repoDir: args.repo, targetPath: pickTarget(config, targetName).path });
+    await checkCleanTree({ repoDir: args.repo, targetPath: target.path });
   }
   const kubeConfig = args.kubeConfig();
-  const result = await codifyTarget({ repoDir: args.repo, targetName, kubeConfig, config });
+  const session = new ClusterSession(kubeConfig);
+  const result = await codifyTarget({ repoDir: args.repo, config, target, session });
   if (!dryRun) await writeFileChanges({ repoDir: args.repo, changes: result.files });
   process.stdout.write(
     output === "json"

@@ -4,6 +4,7 @@
 // of a local clone: the same engine as the app's pull request preview.
 
 import { readRepoConfig } from "../config/load-config.ts";
+import { pickTarget } from "../config/pick-target.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import type { PreviewReport } from "../model/preview-report.ts";
 import type { ClusterWhere } from "../report/cluster-where.ts";
@@ -11,7 +12,6 @@ import { renderPreviewComment } from "../report/preview/render-preview-comment.t
 import { renderPreviewJson } from "../report/preview/render-preview-json.ts";
 import { renderPreviewText } from "../report/preview/render-preview-text.ts";
 import { previewTarget } from "../stages/preview/preview-target.ts";
-import { pickTarget } from "../stages/scan/scan-target.ts";
 import { clusterLabel } from "./cluster-label.ts";
 import { preview, previewOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";

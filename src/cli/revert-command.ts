@@ -1,6 +1,9 @@
 // undrift revert --repo DIR --target NAME [--kubeconfig FILE] [--context NAME] [--prune] [--force-prune]
 //   [--propagation background|foreground|orphan] [--wait | --no-wait] [--dry-run] [--output text|json]
 
+import { readRepoConfig } from "../config/load-config.ts";
+import { pickTarget } from "../config/pick-target.ts";
+import { ClusterSession } from "../live/cluster-session.ts";
 import type { PropagationPolicy } from "../live/delete-object.ts";
 import type { WaitMode } from "../model/change-set.ts";
 import { renderRevertText } from "../report/revert/render-revert-text.ts";
@@ -47,11 +50,16 @@ export async function revertCommand(argv: string[]): Promise<number> {
 
   // Progress on a terminal's stderr; Ctrl-C stops it with the report of what was applied (exit 130).
   const kubeConfig = target.kubeConfig();
+  // The target is resolved here, once; the stage takes it as it is.
+  const config = choice.config ?? (await readRepoConfig(target.repo));
+  const resolved = pickTarget(config, choice.names[0]!);
+  const session = new ClusterSession(kubeConfig);
   const result = await interruptibleRevert({ output }, (hooks) =>
     revertTarget({
       repoDir: target.repo,
-      targetName: choice.names[0]!,
-      kubeConfig,
+      config,
+      target: resolved,
+      session,
       prune: args.prune,
       forcePrune: args["force-prune"],
       dryRun: args["dry-run"],

@@ -1,5 +1,7 @@
 // undrift scan --repo DIR [--target NAME | --all [--cluster NAME]] [--kubeconfig FILE] [--context NAME]
 //   [--output text|json|markdown] [--color auto|always|never]
+
+import { runScan } from "../cli/run-scan.ts";
 import { readRepoConfig } from "../config/load-config.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import { oneLine } from "../model/one-line.ts";
@@ -7,7 +9,6 @@ import type { DriftReport } from "../model/types.ts";
 import { renderJson } from "../report/render-json.ts";
 import { renderMarkdown } from "../report/render-markdown.ts";
 import { renderText } from "../report/render-text.ts";
-import { runScan } from "../stages/scan/scan-target.ts";
 import { clusterLabel } from "./cluster-label.ts";
 import { scan, scanOutputs } from "./command-specs.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";

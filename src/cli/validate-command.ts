@@ -5,6 +5,7 @@
 // file, line and field. Exit 0 when all is valid, 2 when anything is not.
 import { ConfigError, formatConfigIssue } from "../config/config-error.ts";
 import { readRepoConfig } from "../config/load-config.ts";
+import { pickTarget } from "../config/pick-target.ts";
 import type { RepoConfig, TargetConfig } from "../config/schema.ts";
 import type { SkippedDocument } from "../desired/extract-objects.ts";
 import { finalizeDesired } from "../desired/finalize-desired.ts";
@@ -12,7 +13,6 @@ import { RenderError } from "../desired/render-error.ts";
 import { type Renderer, renderTarget } from "../desired/render-target.ts";
 import { oneLine } from "../model/one-line.ts";
 import { UndriftError } from "../model/undrift-error.ts";
-import { pickTarget } from "../stages/scan/scan-target.ts";
 import { validate, validateOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";

@@ -17,6 +17,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { CONFIG_FILES, loadConfig } from "../config/load-config.ts";
+import { pickTarget } from "../config/pick-target.ts";
 import { ensureDriftPr } from "../github/ensure-drift-pr.ts";
 import { findDriftPr } from "../github/find-drift-pr.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
@@ -28,7 +29,7 @@ import { editIgnoreRules } from "../remediate/ignore/edit-ignore-rules.ts";
 import { ignorePrBody, type RequestedTick, readTicks, sameTick } from "../report/app/ignore-pr-body.ts";
 import { describeTick, ignoreRefusals } from "../report/app/ignore-refusals.ts";
 import { readMarker } from "../report/markers.ts";
-import { pickTarget, type ScanResult, scanResolvedTarget } from "../stages/scan/scan-target.ts";
+import { type ScanResult, scanResolvedTarget } from "../stages/scan/scan-target.ts";
 import type { ResolvedScanTarget } from "./resolve-scan-target.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 

@@ -1,9 +1,9 @@
 // Scans of one cluster that share a session: the second target's scan sends no
 // discovery and no LIST of its own, and finds exactly what a scan alone finds.
 import { afterEach, describe, expect, it } from "vitest";
+import { runScan } from "../../src/cli/run-scan.ts";
 import { ClusterSession } from "../../src/live/cluster-session.ts";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
-import { runScan } from "../../src/stages/scan/scan-target.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { webDeployment } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";

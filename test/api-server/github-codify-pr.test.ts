@@ -9,12 +9,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { scanTarget } from "../../src/cli/run-scan.ts";
+import { readRepoConfig } from "../../src/config/load-config.ts";
+import { pickTarget } from "../../src/config/pick-target.ts";
 import { downloadSnapshot } from "../../src/github/download-snapshot.ts";
 import { ensureDriftPr } from "../../src/github/ensure-drift-pr.ts";
+import { ClusterSession } from "../../src/live/cluster-session.ts";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
 import { renderMarkdown } from "../../src/report/render-markdown.ts";
 import { codifyTarget } from "../../src/stages/codify/codify-target.ts";
-import { scanTarget } from "../../src/stages/scan/scan-target.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { pullReply, treeSha } from "../helpers/github/responses.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
@@ -86,7 +89,10 @@ describe("a codify PR from a scan of GitHub's tarball", () => {
     const snapshot = await downloadSnapshot({ octokit, owner, repo, sha, cacheDir });
     const kubeConfig = loadKubeconfig({ kubeconfig: kubeconfigPath() });
     const report = await scanTarget({ repoDir: snapshot.dir, targetName: s.target, kubeConfig });
-    const codified = await codifyTarget({ repoDir: snapshot.dir, targetName: s.target, kubeConfig });
+    const repoConfig = await readRepoConfig(snapshot.dir);
+    const target = pickTarget(repoConfig, s.target);
+    const session = new ClusterSession(kubeConfig);
+    const codified = await codifyTarget({ repoDir: snapshot.dir, config: repoConfig, target, session });
     expect(report.summary.drifted).toBe(2);
     expect(codified.files.map((f) => f.file).sort()).toEqual(["manifests/config.yaml", "manifests/web.yaml"]);
 

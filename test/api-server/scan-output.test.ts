@@ -1,9 +1,9 @@
 // The report a person reads: kubectl diff-style text, and markdown for GitHub
 // split into comments of at most 65,536 characters without breaking a block.
 import { afterEach, describe, expect, it } from "vitest";
+import { scanTarget } from "../../src/cli/run-scan.ts";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
 import { renderMarkdown } from "../../src/report/render-markdown.ts";
-import { scanTarget } from "../../src/stages/scan/scan-target.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 

@@ -5,11 +5,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { runScan } from "../../src/cli/run-scan.ts";
 import { ClusterSession } from "../../src/live/cluster-session.ts";
 import { type CachedDiscovery, DiscoveryCache } from "../../src/live/discovery-cache.ts";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
 import type { DriftReport } from "../../src/model/types.ts";
-import { runScan } from "../../src/stages/scan/scan-target.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { widgetCrd } from "../helpers/manifests.ts";
 import { kubectl, type Scenario, scenario, undrift } from "../helpers/scenario.ts";

@@ -8,7 +8,6 @@
 
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
-import type { KubeConfig } from "@kubernetes/client-node";
 import type { RepoConfig, TargetConfig } from "../../config/schema.ts";
 import { trackingLabel } from "../../config/tracking-label.ts";
 import type { Scope } from "../../desired/finalize-desired.ts";
@@ -16,6 +15,7 @@ import type { Renderer } from "../../desired/render-target.ts";
 import { repoPath } from "../../desired/repo-path.ts";
 import { findingOf, type Pairing } from "../../drift/build-report.ts";
 import type { ComparePolicy } from "../../drift/compare-object.ts";
+import type { ClusterSession } from "../../live/cluster-session.ts";
 import type { DesiredObject, DriftStatus, ScanProblem } from "../../model/types.ts";
 import { notCodifiable } from "../../plan/not-codifiable.ts";
 import type { CodifyContext } from "../../remediate/codify/codify-context.ts";
@@ -33,16 +33,17 @@ import { planPlain } from "../../remediate/codify/plan-plain.ts";
 import { provePlans } from "../../remediate/codify/prove-plans.ts";
 import { RepoFiles } from "../../remediate/codify/repo-files.ts";
 import { createTrialRender } from "../../remediate/codify/trial-render.ts";
-import { runScan } from "../scan/scan-target.ts";
+import { scanResolvedTarget } from "../scan/scan-target.ts";
 
+/** Codifies one target, resolved by the caller from `config`, on the session of its cluster. */
 export async function codifyTarget(params: {
   repoDir: string;
-  targetName: string;
-  kubeConfig: KubeConfig;
-  config?: RepoConfig;
+  config: RepoConfig;
+  target: TargetConfig;
+  session: ClusterSession;
 }): Promise<CodifyResult> {
   const repoDir = await realpath(params.repoDir);
-  const scan = await runScan({ ...params, repoDir });
+  const scan = await scanResolvedTarget({ ...params, repoDir });
   return codifyScan({
     repoDir,
     target: scan.target,

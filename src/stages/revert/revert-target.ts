@@ -21,9 +21,10 @@
 // recorded as interrupted, and the result says so: the records are what was done.
 // `onProgress` hears each step as it goes, for a front end to show.
 
-import type { KubeConfig } from "@kubernetes/client-node";
+import type { RepoConfig, TargetConfig } from "../../config/schema.ts";
 import { comparePolicy } from "../../drift/compare-policy.ts";
 import { loadJq } from "../../drift/jq.ts";
+import type { ClusterSession } from "../../live/cluster-session.ts";
 import type { PropagationPolicy } from "../../live/delete-object.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
@@ -40,12 +41,14 @@ import { pruneOrphans } from "../../remediate/prune/prune-orphans.ts";
 import { applyPlan } from "../../remediate/revert/apply-plan.ts";
 import { recordHealth } from "../../remediate/revert/record-health.ts";
 import { otherTargetsOf } from "../scan/other-targets-of.ts";
-import { runScan } from "../scan/scan-target.ts";
+import { scanResolvedTarget } from "../scan/scan-target.ts";
 
 export interface RevertParams {
   repoDir: string;
-  targetName: string;
-  kubeConfig: KubeConfig;
+  /** The target, resolved by the caller from `config`, and the session of its cluster. */
+  config: RepoConfig;
+  target: TargetConfig;
+  session: ClusterSession;
   prune: boolean;
   forcePrune: boolean;
   dryRun: boolean;
@@ -62,8 +65,9 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
   const hooks = { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) };
 
   // 1. Scan.
-  onProgress?.({ step: "scan", target: params.targetName });
-  const scan = await runScan({ repoDir: params.repoDir, targetName: params.targetName, kubeConfig: params.kubeConfig });
+  onProgress?.({ step: "scan", target: params.target.name });
+  const { repoDir, config, session } = params;
+  const scan = await scanResolvedTarget({ repoDir, config, target: params.target, session, started });
   const { target, client } = scan;
   const { isHuman } = comparePolicy(target, await loadJq());
 

@@ -1,12 +1,10 @@
 // One scan of one target, the pipeline both the CLI and the app run:
-//   1. read the config and pick the target
+//   1. (the caller resolved the target: the CLI by name at its edge, see cli/run-scan.ts; a job at its top)
 //   2. render the target folder into desired objects
 //   3. discover the cluster's kinds and settle namespaces and tracking labels
 //   4. fetch live objects (paged LISTs by kind)
 //   5. compare locally; confirm candidates by server-side dry-run apply
 //   6. classify, mask and fingerprint into a report
-import type { KubeConfig } from "@kubernetes/client-node";
-import { readRepoConfig } from "../../config/load-config.ts";
 import type { RepoConfig, TargetConfig } from "../../config/schema.ts";
 import { trackingLabel } from "../../config/tracking-label.ts";
 import type { SkippedDocument } from "../../desired/extract-objects.ts";
@@ -18,29 +16,13 @@ import { buildReport, type Pairing } from "../../drift/build-report.ts";
 import type { ComparePolicy } from "../../drift/compare-object.ts";
 import { comparePolicy } from "../../drift/compare-policy.ts";
 import { loadJq } from "../../drift/jq.ts";
-import { ClusterSession } from "../../live/cluster-session.ts";
+import type { ClusterSession } from "../../live/cluster-session.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import { resolveDesired, StaleDiscoveryError, type Tracked } from "../../live/fetch-live.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import { kindKeyOf } from "../../model/object-key.ts";
 import type { DesiredObject, DriftReport, ScanProblem } from "../../model/types.ts";
-import { UndriftError } from "../../model/undrift-error.ts";
 import { pairObjects } from "./pair-objects.ts";
-
-/** A target name the config does not have. */
-export class UnknownTargetError extends UndriftError {
-  override name = "UnknownTargetError";
-  readonly permanent = true;
-}
-
-export function pickTarget(config: RepoConfig, name: string): TargetConfig {
-  const target = config.targets.find((t) => t.name === name);
-  if (!target) {
-    const names = config.targets.map((t) => t.name).join(", ");
-    throw new UnknownTargetError(`target "${name}" is not in .github/undrift.yml (it has: ${names})`);
-  }
-  return target;
-}
 
 /** A scan with the state remediation needs: the target, desired objects, the live pairs, the client and discovery. */
 export interface ScanResult {
@@ -68,41 +50,6 @@ function watchProblems(tracked: Tracked): ScanProblem[] {
     kind: resource.kind,
     message: `cannot watch ${resource.group ? `${resource.resource}.${resource.group}` : resource.resource}: ${refusal.reason} (${refusal.status}); listed on every scan instead`,
   }));
-}
-
-export async function scanTarget(params: ScanParams): Promise<DriftReport> {
-  return (await runScan(params)).report;
-}
-
-export interface ScanParams {
-  repoDir: string;
-  targetName: string;
-  kubeConfig: KubeConfig;
-  config?: RepoConfig;
-  /** The target already rendered from `repoDir` (a preview renders base and head first, to see whether they differ). */
-  rendered?: RenderResult;
-  /** The revision to report, when `repoDir` is not a checkout of it (an extracted snapshot). */
-  revision?: string;
-  /** Discovery and LISTs shared with the other scans of this cluster in one run; a scan of its own by default. */
-  session?: ClusterSession;
-}
-
-/** The CLI's entry: the config read and the target picked by name, then the scan of the resolved target. */
-export async function runScan(params: ScanParams): Promise<ScanResult> {
-  const started = performance.now();
-  const config = params.config ?? (await readRepoConfig(params.repoDir));
-  const target = pickTarget(config, params.targetName);
-  const session = params.session ?? new ClusterSession(params.kubeConfig);
-  const { rendered, revision } = params;
-  return scanResolvedTarget({
-    repoDir: params.repoDir,
-    config,
-    target,
-    session,
-    started,
-    ...(rendered ? { rendered } : {}),
-    ...(revision !== undefined ? { revision } : {}),
-  });
 }
 
 /** A job's entry: its target resolved once, at the top of its pipeline, and scanned on the session it holds. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ClusterAccessError } from "../../../src/config/cluster-registry.ts";
 import { ConfigError } from "../../../src/config/config-error.ts";
+import { UnknownTargetError } from "../../../src/config/pick-target.ts";
 import { DuplicateObjectError, UnknownKindError } from "../../../src/desired/finalize-desired.ts";
 import { RenderError } from "../../../src/desired/render-error.ts";
 import { SnapshotError } from "../../../src/github/snapshot-error.ts";
@@ -10,7 +11,6 @@ import { classifyError } from "../../../src/queue/classify-error.ts";
 import { InvalidJobError } from "../../../src/queue/jobs.ts";
 import { LockTimeoutError } from "../../../src/queue/redis-lock.ts";
 import { RevertError } from "../../../src/remediate/revert/revert-error.ts";
-import { UnknownTargetError } from "../../../src/stages/scan/scan-target.ts";
 
 const kube = (status: number, reason: string) =>
   new KubeApiError({ status, reason, message: reason, verb: "GET", path: "/api/v1/namespaces/shop/configmaps" });

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../../src/config/load-config.ts";
+import { pickTarget } from "../../../../src/config/pick-target.ts";
 import type { ApiResource } from "../../../../src/live/api-resource.ts";
 import { ResourceIndex } from "../../../../src/live/discovery.ts";
 import { otherTargetsOf } from "../../../../src/stages/scan/other-targets-of.ts";
-import { pickTarget } from "../../../../src/stages/scan/scan-target.ts";
 
 const scratch: string[] = [];
 afterEach(async () => {

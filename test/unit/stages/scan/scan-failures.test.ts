@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
+import { runScan } from "../../../../src/cli/run-scan.ts";
 import { loadConfig } from "../../../../src/config/load-config.ts";
-import { runScan } from "../../../../src/stages/scan/scan-target.ts";
 import { closedPortKubeconfig } from "../../../helpers/cluster.ts";
 
 const scratch: string[] = [];
