@@ -2,7 +2,18 @@
 // API server: sigs.k8s.io/yaml's YAMLToJSON, which decodes with go-yaml v2 into
 // interface{} and then makes every map key a string. The `yaml` package only
 // parses; scalars, keys and merge keys are resolved here, as go-yaml v2 does.
-import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node, type Pair, type Scalar } from "yaml";
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  type Node,
+  type Pair,
+  type Scalar,
+  type YAMLMap,
+} from "yaml";
 import { type PlainScalar, resolvePlainScalar } from "./resolve-plain-scalar.ts";
 import { resolveTaggedScalar } from "./resolve-tagged-scalar.ts";
 
@@ -17,122 +28,140 @@ export const MAX_ALIAS_NODES = 100_000;
 /** The line of every key of every decoded mapping, so later checks can point at the field at fault. */
 export type KeyLines = WeakMap<object, Map<string, number>>;
 
-/** Decodes `doc`; `fail` throws the caller's error for the node at `offset`. */
-export function yamlToKubernetesJson({
-  doc,
-  keyLines,
-  lineOf,
-  fail,
-}: {
+interface DecodeParams {
   doc: Document;
   keyLines: KeyLines;
   lineOf: (offset: number) => number;
   fail: (message: string, offset: number) => never;
-}): unknown {
-  let aliasBudget = MAX_ALIAS_NODES;
-  let inAlias = 0;
-  const offsetOf = (node: unknown) => (node as Node).range?.[0] ?? 0;
+}
 
-  const value = (node: unknown, depth: number): unknown => {
+/** Decodes `doc`; `fail` throws the caller's error for the node at `offset`. */
+export function yamlToKubernetesJson(params: DecodeParams): unknown {
+  return new Decoder(params).value(params.doc.contents, 0);
+}
+
+const offsetOf = (node: unknown) => (node as Node).range?.[0] ?? 0;
+
+/** One document's decoding: the alias budget it has left and how deep inside an alias it is. */
+class Decoder {
+  private aliasBudget = MAX_ALIAS_NODES;
+  private inAlias = 0;
+  private readonly doc: Document;
+  private readonly keyLines: KeyLines;
+  private readonly lineOf: (offset: number) => number;
+  private readonly fail: (message: string, offset: number) => never;
+
+  constructor({ doc, keyLines, lineOf, fail }: DecodeParams) {
+    this.doc = doc;
+    this.keyLines = keyLines;
+    this.lineOf = lineOf;
+    this.fail = fail;
+  }
+
+  value(node: unknown, depth: number): unknown {
     if (node === null || node === undefined) return null;
-    if (inAlias > 0 && --aliasBudget < 0) {
-      fail(`aliases expand to more than ${MAX_ALIAS_NODES} nodes`, offsetOf(node));
+    if (this.inAlias > 0 && --this.aliasBudget < 0) {
+      this.fail(`aliases expand to more than ${MAX_ALIAS_NODES} nodes`, offsetOf(node));
     }
     if (isAlias(node)) {
-      const target = node.resolve(doc);
-      if (!target) return fail(`alias *${node.source} has no anchor`, offsetOf(node));
-      inAlias++;
+      const target = node.resolve(this.doc);
+      if (!target) return this.fail(`alias *${node.source} has no anchor`, offsetOf(node));
+      this.inAlias++;
       try {
-        return value(target, depth);
+        return this.value(target, depth);
       } finally {
-        inAlias--;
+        this.inAlias--;
       }
     }
-    if (isScalar(node)) return scalarValue(node);
+    if (isScalar(node)) return this.scalarValue(node);
     if (depth >= MAX_DOCUMENT_DEPTH) {
-      fail(`nested deeper than ${MAX_DOCUMENT_DEPTH} levels, the limit for a manifest`, offsetOf(node));
+      this.fail(`nested deeper than ${MAX_DOCUMENT_DEPTH} levels, the limit for a manifest`, offsetOf(node));
     }
     // An item of !!omap or !!pairs is a pair, which go-yaml reads as the one-entry mapping it was written as.
     if (isSeq(node))
-      return node.items.map((item) => (isPair(item) ? pairValue(item, depth + 1) : value(item, depth + 1)));
-    if (isMap(node)) {
-      const entries = new Map<string, unknown>();
-      const lines = new Map<string, number>();
-      const written = new Map<string, { identity: string; source: string }>();
-      const mergeInto = (map: unknown, mapDepth: number) => {
-        const merged = value(map, mapDepth) as Record<string, unknown>;
-        const mergedLines = keyLines.get(merged);
-        for (const [k, v] of Object.entries(merged)) {
-          entries.set(k, v);
-          lines.set(k, mergedLines?.get(k) ?? lineOf(offsetOf(map)));
-        }
-      };
-      for (const pair of node.items) {
-        if (isMergeKey(pair.key)) {
-          // go-yaml v2 merges in place: a key before `<<` is overwritten, one after wins; in a list, earlier maps win.
-          const source = isAlias(pair.value) ? pair.value.resolve(doc) : pair.value;
-          const maps = isSeq(source) ? [...source.items].reverse() : [pair.value];
-          for (const map of maps) {
-            const target = isAlias(map) ? map.resolve(doc) : map;
-            if (!isMap(target)) fail("map merge requires map or sequence of maps as the value", offsetOf(map));
-            mergeInto(map, depth + 1);
-          }
-          continue;
-        }
-        const { key, identity, source } = keyOf(pair.key);
-        // Of two equal keys go-yaml keeps the later, as kubectl and helm do. Two different keys that JSON spells
-        // alike (`1` and `"1"`) reach JSON in Go's random map order: no one can say which value kubectl applies.
-        const earlier = written.get(key);
-        if (earlier && earlier.identity !== identity) {
-          fail(
-            `keys ${earlier.source} and ${source} are both "${key}" in JSON, and kubectl keeps either at random`,
-            offsetOf(pair.key),
-          );
-        }
-        written.set(key, { identity, source });
-        entries.set(key, value(pair.value, depth + 1));
-        lines.set(key, lineOf(offsetOf(pair.key)));
-      }
-      // fromEntries defines own properties, so a `__proto__` key stays data.
-      const object = Object.fromEntries(entries);
-      keyLines.set(object, lines);
-      return object;
-    }
-    return fail("unsupported YAML node", offsetOf(node));
-  };
+      return node.items.map((item) => (isPair(item) ? this.pairValue(item, depth + 1) : this.value(item, depth + 1)));
+    if (isMap(node)) return this.mapValue(node, depth);
+    return this.fail("unsupported YAML node", offsetOf(node));
+  }
 
-  const pairValue = (pair: Pair, depth: number): unknown => {
-    const { key } = keyOf(pair.key);
-    const object = Object.fromEntries([[key, value(pair.value, depth + 1)]]);
-    keyLines.set(object, new Map([[key, lineOf(offsetOf(pair.key))]]));
+  private mapValue(node: YAMLMap, depth: number): Record<string, unknown> {
+    const entries = new Map<string, unknown>();
+    const lines = new Map<string, number>();
+    const written = new Map<string, { identity: string; source: string }>();
+    for (const pair of node.items) {
+      if (isMergeKey(pair.key)) {
+        this.merge(pair.value, depth, entries, lines);
+        continue;
+      }
+      const { key, identity, source } = this.keyOf(pair.key);
+      // Of two equal keys go-yaml keeps the later, as kubectl and helm do. Two different keys that JSON spells
+      // alike (`1` and `"1"`) reach JSON in Go's random map order: no one can say which value kubectl applies.
+      const earlier = written.get(key);
+      if (earlier && earlier.identity !== identity) {
+        this.fail(
+          `keys ${earlier.source} and ${source} are both "${key}" in JSON, and kubectl keeps either at random`,
+          offsetOf(pair.key),
+        );
+      }
+      written.set(key, { identity, source });
+      entries.set(key, this.value(pair.value, depth + 1));
+      lines.set(key, this.lineOf(offsetOf(pair.key)));
+    }
+    // fromEntries defines own properties, so a `__proto__` key stays data.
+    const object = Object.fromEntries(entries);
+    this.keyLines.set(object, lines);
     return object;
-  };
+  }
+
+  /** A `<<` merge: go-yaml v2 merges in place, so a key before `<<` is overwritten, one after wins; in a list, earlier maps win. */
+  private merge(value: unknown, depth: number, entries: Map<string, unknown>, lines: Map<string, number>): void {
+    const source = isAlias(value) ? value.resolve(this.doc) : value;
+    const maps = isSeq(source) ? [...source.items].reverse() : [value];
+    for (const map of maps) {
+      const target = isAlias(map) ? map.resolve(this.doc) : map;
+      if (!isMap(target)) this.fail("map merge requires map or sequence of maps as the value", offsetOf(map));
+      const merged = this.value(map, depth + 1) as Record<string, unknown>;
+      const mergedLines = this.keyLines.get(merged);
+      for (const [k, v] of Object.entries(merged)) {
+        entries.set(k, v);
+        lines.set(k, mergedLines?.get(k) ?? this.lineOf(offsetOf(map)));
+      }
+    }
+  }
+
+  private pairValue(pair: Pair, depth: number): unknown {
+    const { key } = this.keyOf(pair.key);
+    const object = Object.fromEntries([[key, this.value(pair.value, depth + 1)]]);
+    this.keyLines.set(object, new Map([[key, this.lineOf(offsetOf(pair.key))]]));
+    return object;
+  }
 
   // go-yaml v2's resolution: a plain scalar by its spelling, a quoted one as the string it is, a tagged one by its tag.
-  const resolveScalar = (node: Scalar): PlainScalar => {
+  private resolveScalar(node: Scalar): PlainScalar {
     const text = String(node.source);
     if (node.tag === undefined)
       return node.type === "PLAIN" ? resolvePlainScalar(text) : { type: "string", value: text };
     const resolved = resolveTaggedScalar(node.tag, text);
-    return resolved.type === "error" ? fail(resolved.message, offsetOf(node)) : resolved;
-  };
+    return resolved.type === "error" ? this.fail(resolved.message, offsetOf(node)) : resolved;
+  }
 
-  const scalarValue = (node: Scalar): unknown => {
-    const resolved = resolveScalar(node);
+  private scalarValue(node: Scalar): unknown {
+    const resolved = this.resolveScalar(node);
     if (resolved.type === "int") return Number(resolved.value);
     if (resolved.type === "float" && !Number.isFinite(resolved.value)) {
       const hint = node.tag === undefined ? "; quote it for a string" : "";
-      fail(`${node.source}: JSON has no ${resolved.value} (kubectl refuses it too)${hint}`, offsetOf(node));
+      this.fail(`${node.source}: JSON has no ${resolved.value} (kubectl refuses it too)${hint}`, offsetOf(node));
     }
     return resolved.value;
-  };
+  }
 
   // sigs.k8s.io/yaml's key conversion: strings as they are, ints in decimal, floats as Go prints a float32, bools.
   // `identity` is the key as go-yaml holds it (type and value), which decides whether two keys are the same one.
-  const keyOf = (node: unknown): { key: string; identity: string; source: string } => {
-    const target = isAlias(node) ? node.resolve(doc) : node;
-    if (!isScalar(target)) return fail("unsupported map key: a mapping or sequence cannot be a key", offsetOf(node));
-    const resolved = resolveScalar(target);
+  private keyOf(node: unknown): { key: string; identity: string; source: string } {
+    const target = isAlias(node) ? node.resolve(this.doc) : node;
+    if (!isScalar(target))
+      return this.fail("unsupported map key: a mapping or sequence cannot be a key", offsetOf(node));
+    const resolved = this.resolveScalar(target);
     const named = (key: string) => ({
       key,
       identity: `${resolved.type}:${String(resolved.value)}`,
@@ -142,15 +171,13 @@ export function yamlToKubernetesJson({
     if (resolved.type === "bool") return named(String(resolved.value));
     if (resolved.type === "int") {
       if (resolved.value > 2n ** 63n - 1n) {
-        return fail(`unsupported map key ${target.source}: beyond int64`, offsetOf(node));
+        return this.fail(`unsupported map key ${target.source}: beyond int64`, offsetOf(node));
       }
       return named(resolved.value.toString());
     }
     if (resolved.type === "float") return named(goFloat32Key(resolved.value));
-    return fail(`unsupported map key ${JSON.stringify(target.source ?? null)}: a null key`, offsetOf(node));
-  };
-
-  return value(doc.contents, 0);
+    return this.fail(`unsupported map key ${JSON.stringify(target.source ?? null)}: a null key`, offsetOf(node));
+  }
 }
 
 /** A key as its file spells it, for an error message: `1`, `'1'`, `!!int "1"`. */
