@@ -37,7 +37,7 @@ export interface AppliedObject {
   applied?: KubeObject;
 }
 
-export async function applyDesired(params: {
+export interface ApplyDesiredParams {
   client: KubeClient;
   resource: ApiResource;
   planned: PlannedObject;
@@ -50,78 +50,36 @@ export async function applyDesired(params: {
   /** ignoreDifferences rules whose fields keep their live values (none when the target opts out). */
   ignoreRules: IgnoreRule[];
   jq: Jq;
-}): Promise<AppliedObject> {
-  const { client, resource, planned, fieldManager, dryRun } = params;
+}
+
+/** Why a step refused the object, and what the record says beside it. */
+interface Refused {
+  refused: string;
+  extra?: Partial<ObjectRecord>;
+}
+
+export async function applyDesired(params: ApplyDesiredParams): Promise<AppliedObject> {
+  const { planned, fieldManager } = params;
   let object = planned.desired.object;
   const record: ObjectRecord = {
     ...refOf(object),
     action: planned.status === "missing" ? applyAction.missing : applyAction.drifted,
     ...(planned.changes.length > 0 ? { changes: planned.changes } : {}),
   };
-  const fail = (reason: string, extra: Partial<ObjectRecord> = {}): AppliedObject => ({
+  const fail = ({ refused, extra }: Refused): AppliedObject => ({
     record: {
       ...record,
       ...extra,
       action: "failed",
-      reason: isSecret(object) ? redactSecretValues(reason, [object]) : reason,
+      reason: isSecret(object) ? redactSecretValues(refused, [object]) : refused,
     },
   });
 
-  // 1. Fields people changed by hand pass to the applier, so the apply removes or restores them. The patch holds
-  // only if the object is as it was read. A write since then to its status, or to an annotation or label only
-  // controllers own (a Deployment's controller writes both through the rollout a hand edit starts), changes
-  // nothing the revert judged, so the takeover is made again from a fresh read. A rollout's controller writes
-  // several times a second for as long as pods take to become ready, and each try loses if one lands between
-  // its read and its patch, so the tries back off and go on for seconds, not for a fixed few (three in a row
-  // lost once in a full CI run). Any other write since the scan's read is refused: no scan has judged it.
-  const judged = { desired: object, fieldManager, isHuman: params.isHuman };
-  let live = planned.live;
-  let takeover: Takeover | undefined;
-  for (let attempt = 1; live; attempt++) {
-    takeover = takeOverHumanFields({
-      entries: live.metadata.managedFields,
-      fieldManager,
-      apiVersion: object.apiVersion,
-      isHuman: params.isHuman,
-      time: params.time,
-    });
-    if (!takeover) break;
-    record.takenFrom = takeover.takenFrom;
-    try {
-      await patchManagedFields({
-        client,
-        resource,
-        object: live,
-        managedFields: takeover.managedFields,
-        fieldManager,
-        dryRun,
-      });
-      break;
-    } catch (caught) {
-      const error = asApiError(object, "taking over hand-made fields failed", caught);
-      if (error.status !== 409) return fail(`taking over hand-made fields refused: ${error.refusal}`);
-      if (attempt === takeoverTries)
-        return fail(
-          `still being written by its controllers after ${takeoverTries} tries to take it over, so not applied; run revert again`,
-        );
-      await sleep(takeoverBackoffMs(attempt));
-      let fresh: KubeObject | undefined;
-      try {
-        fresh = await getObject({ client, resource, object: live });
-      } catch (again) {
-        return fail(
-          `changed since the scan, and reading it again failed: ${asApiError(object, "read", again).refusal}`,
-        );
-      }
-      if (!fresh || !planned.live)
-        return fail("changed since the scan, so not applied; run revert again to judge it anew");
-      // Against the scan's read, not the last try's: writes that each changed nothing judged add up to none.
-      const changed = judgedChange(planned.live, fresh, judged);
-      if (changed !== undefined)
-        return fail(`changed since the scan (${changed}), so not applied; run revert again to judge it anew`);
-      live = fresh;
-    }
-  }
+  // 1. Fields people changed by hand pass to the applier, so the apply removes or restores them.
+  const taken = await takeOverHandFields(params);
+  if ("refused" in taken) return fail(taken);
+  const { live, takeover } = taken;
+  if (taken.takenFrom) record.takenFrom = taken.takenFrom;
 
   // 2. Fields ignoreDifferences exempts keep their live values (the takeover may have made them undrift's).
   if (live) {
@@ -138,29 +96,107 @@ export async function applyDesired(params: {
   }
 
   // 3. The apply itself, with the target's force.
-  const apply = (force: boolean) => applyObject({ client, resource, object, fieldManager, force, dryRun });
+  const applied = await applyForced(params, object, takeover !== undefined);
+  return "refused" in applied ? fail(applied) : { record, applied: applied.object };
+}
+
+/**
+ * Step 1: the takeover of hand-made fields. The patch holds only if the object is as it was read. A write since
+ * then to its status, or to an annotation or label only controllers own (a Deployment's controller writes both
+ * through the rollout a hand edit starts), changes nothing the revert judged, so the takeover is made again from
+ * a fresh read. A rollout's controller writes several times a second for as long as pods take to become ready,
+ * and each try loses if one lands between its read and its patch, so the tries back off and go on for seconds,
+ * not for a fixed few (three in a row lost once in a full CI run). Any other write since the scan's read is
+ * refused: no scan has judged it.
+ */
+async function takeOverHandFields(
+  params: ApplyDesiredParams,
+): Promise<{ live: KubeObject | undefined; takeover: Takeover | undefined; takenFrom?: string[] } | Refused> {
+  const { client, resource, planned, fieldManager, dryRun } = params;
+  const object = planned.desired.object;
+  const judged = { desired: object, fieldManager, isHuman: params.isHuman };
+  let live = planned.live;
+  let takeover: Takeover | undefined;
+  // The record names whom the last try took fields from, whatever became of it.
+  let takenFrom: string[] | undefined;
+  const refuse = (refused: string): Refused => ({ refused, ...(takenFrom ? { extra: { takenFrom } } : {}) });
+  for (let attempt = 1; live; attempt++) {
+    takeover = takeOverHumanFields({
+      entries: live.metadata.managedFields,
+      fieldManager,
+      apiVersion: object.apiVersion,
+      isHuman: params.isHuman,
+      time: params.time,
+    });
+    if (!takeover) break;
+    takenFrom = takeover.takenFrom;
+    try {
+      const { managedFields } = takeover;
+      await patchManagedFields({ client, resource, object: live, managedFields, fieldManager, dryRun });
+      break;
+    } catch (caught) {
+      const error = asApiError(object, "taking over hand-made fields failed", caught);
+      if (error.status !== 409) return refuse(`taking over hand-made fields refused: ${error.refusal}`);
+      if (attempt === takeoverTries)
+        return refuse(
+          `still being written by its controllers after ${takeoverTries} tries to take it over, so not applied; run revert again`,
+        );
+      await sleep(takeoverBackoffMs(attempt));
+      let fresh: KubeObject | undefined;
+      try {
+        fresh = await getObject({ client, resource, object: live });
+      } catch (again) {
+        return refuse(
+          `changed since the scan, and reading it again failed: ${asApiError(object, "read", again).refusal}`,
+        );
+      }
+      if (!fresh || !planned.live)
+        return refuse("changed since the scan, so not applied; run revert again to judge it anew");
+      // Against the scan's read, not the last try's: writes that each changed nothing judged add up to none.
+      const changed = judgedChange(planned.live, fresh, judged);
+      if (changed !== undefined)
+        return refuse(`changed since the scan (${changed}), so not applied; run revert again to judge it anew`);
+      live = fresh;
+    }
+  }
+  return { live, takeover, ...(takenFrom ? { takenFrom } : {}) };
+}
+
+/** Step 3: the server-side apply, and what a conflict says of the fields' owners. */
+async function applyForced(
+  params: ApplyDesiredParams,
+  object: KubeObject,
+  tookOver: boolean,
+): Promise<{ object: KubeObject } | Refused> {
+  const { client, resource, fieldManager, dryRun } = params;
+  const apply = async (force: boolean) => ({
+    object: await applyObject({ client, resource, object, fieldManager, force, dryRun }),
+  });
   try {
-    return { record, applied: await apply(params.force) };
+    return await apply(params.force);
   } catch (caught) {
     const error = asApiError(object, "apply failed", caught);
     const refused = `apply refused: ${error.refusal}`;
-    if (error.status !== 409 || !isApplyConflict(error.message)) return fail(refused);
+    if (error.status !== 409 || !isApplyConflict(error.message)) return { refused };
     let conflicts = parseApplyConflicts(error.message);
     // A dry run cannot persist the takeover, so the people's fields still conflict here; the real
     // run owns them by the time it applies. Only the other managers' conflicts are the real run's.
-    if (dryRun && takeover) {
+    if (dryRun && tookOver) {
       conflicts = conflicts.filter((c) => c.subresource === "status" || !params.isHuman(c.manager));
       if (conflicts.length === 0) {
         try {
-          return { record, applied: await apply(true) };
+          return await apply(true);
         } catch (retry) {
-          return fail(`apply refused: ${asApiError(object, "apply failed", retry).message}`);
+          return { refused: `apply refused: ${asApiError(object, "apply failed", retry).message}` };
         }
       }
     }
-    if (conflicts.length === 0) return fail(refused);
+    if (conflicts.length === 0) return { refused };
     const owners = [...new Set(conflicts.map((c) => `"${c.manager}"`))].join(", ");
     const fields = conflicts.length === 1 ? "a field" : `${conflicts.length} fields`;
-    return fail(`conflict: ${fields} owned by ${owners}; force: true in the target takes them`, { conflicts });
+    return {
+      refused: `conflict: ${fields} owned by ${owners}; force: true in the target takes them`,
+      extra: { conflicts },
+    };
   }
 }
