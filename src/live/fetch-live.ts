@@ -7,7 +7,7 @@
 //                   in another version): a LIST of their namespace when several share it, else a GET.
 //   completeOrphans: the full body of each orphan the metadata found (the report shows it).
 // A kind the identity may not list is a problem for that kind; the rest goes on.
-import { declaredKeyString, groupKindKey, keyString, objectKey } from "../model/object-key.ts";
+import { declaredKeyString, groupKindKey, keyString, objectKey, versionKindKey } from "../model/object-key.ts";
 import { objectLabel } from "../model/object-label.ts";
 import type { DesiredObject, KubeObject, ScanProblem } from "../model/types.ts";
 import { UndriftError } from "../model/undrift-error.ts";
@@ -198,22 +198,41 @@ function problem(r: ApiResource, error: unknown, what: string, namespace?: strin
   return { group: r.group, kind: r.kind, ...(namespace ? { namespace } : {}), message: `${what}: ${why}` };
 }
 
-export async function resolveDesired(params: {
+interface ResolveParams {
   client: KubeClient;
   index: ResourceIndex;
   desired: DesiredObject[];
   tracked: Tracked;
   selector: string;
   concurrency?: number;
-}): Promise<LiveState> {
-  const { client, index, tracked, selector } = params;
-  const concurrency = params.concurrency ?? 8;
-  const state: LiveState = { byDesired: new Map(), unknown: new Set(), problems: [] };
-  const found = (d: DesiredObject, o: KubeObject) => state.byDesired.set(declaredKeyString(d.object), o);
+}
 
-  const unfound: Array<{ resource: ApiResource; d: DesiredObject }> = [];
+type Unfound = { resource: ApiResource; d: DesiredObject };
+
+/** What resolveDesired fills in as it goes; `found` records the live object of a desired one. */
+interface Resolving {
+  state: LiveState;
+  found: (d: DesiredObject, o: KubeObject) => void;
+}
+
+export async function resolveDesired(params: ResolveParams): Promise<LiveState> {
+  const state: LiveState = { byDesired: new Map(), unknown: new Set(), problems: [] };
+  const resolving: Resolving = { state, found: (d, o) => state.byDesired.set(declaredKeyString(d.object), o) };
+  const { unfound, forbiddenDesired } = fromTracked(params, resolving);
+  unfound.push(...(await listForbiddenPerNamespace(params, forbiddenDesired, resolving)));
+  await readUnfound(params, unfound, resolving);
+  state.problems.push(...unseenOrphans(params, new Set([...forbiddenDesired.keys()].map(kindOf))));
+  return state;
+}
+
+/** The desired objects the tracked LISTs found; the rest, to read, and those of kinds the identity may not list. */
+function fromTracked(
+  { index, desired, tracked }: ResolveParams,
+  { found }: Resolving,
+): { unfound: Unfound[]; forbiddenDesired: Map<ApiResource, DesiredObject[]> } {
+  const unfound: Unfound[] = [];
   const forbiddenDesired = new Map<ApiResource, DesiredObject[]>();
-  for (const d of params.desired) {
+  for (const d of desired) {
     const resource = index.find(d.object.apiVersion, d.object.kind);
     if (!resource) continue; // a kind whose CRD is in this target but not applied yet: missing, nothing to ask
     const key = keyString(objectKey(d.object));
@@ -227,8 +246,16 @@ export async function resolveDesired(params: {
       forbiddenDesired.set(resource, [...(forbiddenDesired.get(resource) ?? []), d]);
     } else unfound.push({ resource, d });
   }
+  return { unfound, forbiddenDesired };
+}
 
-  // No cluster-wide LIST; an identity bound per namespace may still list each namespace.
+/** No cluster-wide LIST; an identity bound per namespace may still list each namespace. Returns what those lists lack. */
+async function listForbiddenPerNamespace(
+  { client, tracked, selector }: ResolveParams,
+  forbiddenDesired: Map<ApiResource, DesiredObject[]>,
+  { state, found }: Resolving,
+): Promise<Unfound[]> {
+  const unfound: Unfound[] = [];
   for (const [resource, objects] of forbiddenDesired) {
     const namespaces = resource.namespaced ? [...new Set(objects.map((d) => d.object.metadata.namespace ?? ""))] : [];
     const listed = new Set<string>();
@@ -255,10 +282,19 @@ export async function resolveDesired(params: {
     for (const d of objects)
       if (!listed.has(d.object.metadata.namespace ?? "")) state.unknown.add(declaredKeyString(d.object));
   }
+  return unfound;
+}
 
-  const batches = new Map<string, typeof unfound>();
+/** The objects no LIST held, read by kind and namespace: a LIST of the namespace for several, a GET each for few. */
+async function readUnfound(
+  { client, concurrency = 8 }: ResolveParams,
+  unfound: Unfound[],
+  { state, found }: Resolving,
+): Promise<void> {
+  const batches = new Map<string, Unfound[]>();
   for (const u of unfound) {
-    const k = `${u.resource.group}/${u.resource.version}/${u.resource.kind}|${u.d.object.metadata.namespace ?? ""}`;
+    const { group, version, kind } = u.resource;
+    const k = `${versionKindKey(group, version, kind)}|${u.d.object.metadata.namespace ?? ""}`;
     batches.set(k, [...(batches.get(k) ?? []), u]);
   }
   await mapLimit([...batches.values()], concurrency, async (batch) => {
@@ -280,20 +316,16 @@ export async function resolveDesired(params: {
       }
     } catch (error) {
       if (!forbidden(error)) throw error;
-      state.problems.push(
-        problem(
-          resource,
-          error,
-          `cannot read ${objectLabel(objectKey(batch[0]!.d.object), { spelling: "group" })}`,
-          namespace,
-        ),
-      );
+      const what = `cannot read ${objectLabel(objectKey(batch[0]!.d.object), { spelling: "group" })}`;
+      state.problems.push(problem(resource, error, what, namespace));
       for (const { d } of batch) state.unknown.add(declaredKeyString(d.object));
     }
   });
+}
 
-  // Orphans among kinds that could not be listed cannot be seen: say so, once per reason.
-  const declaredKinds = new Set([...forbiddenDesired.keys()].map(kindOf));
+/** Orphans among kinds that could not be listed, or groups not discovered, cannot be seen: said once per reason. */
+function unseenOrphans({ index, tracked }: ResolveParams, declaredKinds: Set<string>): ScanProblem[] {
+  const problems: ScanProblem[] = [];
   const byReason = new Map<string, string[]>();
   for (const { resource: r, error } of tracked.unlisted.values()) {
     if (declaredKinds.has(kindOf(r))) continue;
@@ -301,20 +333,16 @@ export async function resolveDesired(params: {
     byReason.set(reason, [...(byReason.get(reason) ?? []), r.group ? `${r.resource}.${r.group}` : r.resource]);
   }
   for (const [reason, kinds] of byReason) {
-    state.problems.push({
-      group: "",
-      kind: "*",
-      message: `orphans not checked among ${kinds.sort().join(", ")}: ${reason}`,
-    });
+    problems.push({ group: "", kind: "*", message: `orphans not checked among ${kinds.sort().join(", ")}: ${reason}` });
   }
   // A group the server could not discover has no kinds to list: its orphans cannot be seen either.
   for (const groupVersion of index.unavailable) {
     const [group, version] = splitApiVersion(groupVersion);
-    state.problems.push({
+    problems.push({
       group,
       kind: "*",
       message: `orphans not checked in API group ${groupVersion}: the API server could not discover it (check APIService ${version}.${group})`,
     });
   }
-  return state;
+  return problems;
 }
