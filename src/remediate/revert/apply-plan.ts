@@ -25,7 +25,7 @@ import { awaitKinds } from "./await-kinds.ts";
 import { type AppliedEntry, recordHealth } from "./record-health.ts";
 import { RevertError } from "./revert-error.ts";
 
-export async function applyPlan(params: {
+export interface ApplyPlanParams {
   client: KubeClient;
   index: ResourceIndex;
   objects: PlannedObject[];
@@ -51,22 +51,51 @@ export async function applyPlan(params: {
   signal?: AbortSignal;
   /** Told how many of the objects that change are applied, and what a wait between stages is on. */
   onProgress?: OnProgress;
-}): Promise<{ entries: AppliedEntry[]; index: ResourceIndex }> {
-  const { client, dryRun, signal, onProgress } = params;
-  const hooks = { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) };
-  let index = params.index;
-  const time = new Date().toISOString().replace(/\.\d+Z$/, "Z");
-  const entries: AppliedEntry[] = [];
-  const crds = new Map<string, AppliedEntry>();
-  /** Namespaces a dry run would create: the server cannot dry-run anything inside them. */
-  const newNamespaces = new Set<string>();
-  const usedKinds = new Set(params.objects.map((p) => kindKeyOf(p.desired.object)));
-  const changed = (e: AppliedEntry) => e.record.action === "created" || e.record.action === "configured";
-  const total = params.objects.filter((p) => p.status === "drifted" || p.status === "missing").length;
-  let applies = 0;
-  const progress = () => onProgress?.({ step: "apply", done: applies, total, dryRun });
+}
 
-  const step = async (planned: PlannedObject): Promise<AppliedEntry> => {
+export async function applyPlan(params: ApplyPlanParams): Promise<{ entries: AppliedEntry[]; index: ResourceIndex }> {
+  const run = new PlanRun(params);
+  const entries: AppliedEntry[] = [];
+  for (const stage of [0, 1, 2, 3] as const) {
+    run.progress();
+    const done = await mapLimit(
+      params.objects.filter((p) => p.stage === stage),
+      8,
+      (planned) => run.step(planned),
+    );
+    entries.push(...done);
+    await run.afterStage(stage, done);
+  }
+  return { entries, index: run.index };
+}
+
+const changed = (e: AppliedEntry) => e.record.action === "created" || e.record.action === "configured";
+
+/** One applyPlan: discovery as the waits refresh it, the CRDs and Namespaces applied so far, the applies counted. */
+class PlanRun {
+  index: ResourceIndex;
+  private readonly params: ApplyPlanParams;
+  private readonly time = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  private readonly crds = new Map<string, AppliedEntry>();
+  /** Namespaces a dry run would create: the server cannot dry-run anything inside them. */
+  private readonly newNamespaces = new Set<string>();
+  private readonly usedKinds: Set<string>;
+  private readonly total: number;
+  private applies = 0;
+
+  constructor(params: ApplyPlanParams) {
+    this.params = params;
+    this.index = params.index;
+    this.usedKinds = new Set(params.objects.map((p) => kindKeyOf(p.desired.object)));
+    this.total = params.objects.filter((p) => p.status === "drifted" || p.status === "missing").length;
+  }
+
+  progress(): void {
+    this.params.onProgress?.({ step: "apply", done: this.applies, total: this.total, dryRun: this.params.dryRun });
+  }
+
+  async step(planned: PlannedObject): Promise<AppliedEntry> {
+    const { params } = this;
     const object = planned.desired.object;
     const ref = refOf(object);
     if (planned.status === "in-sync") return { planned, record: { ...ref, action: applyAction["in-sync"] } };
@@ -74,25 +103,25 @@ export async function applyPlan(params: {
       const reason = "not compared by the scan (see its problems), so not applied unseen";
       return { planned, record: { ...ref, action: "skipped", reason } };
     }
-    const resource = index.find(object.apiVersion, object.kind);
-    if (!resource) return { planned, record: unserved(planned, crds.get(kindKeyOf(object)), dryRun) };
+    const resource = this.index.find(object.apiVersion, object.kind);
+    if (!resource) return { planned, record: unserved(planned, this.crds.get(kindKeyOf(object)), params.dryRun) };
     const namespace = object.metadata.namespace;
-    if (namespace && newNamespaces.has(namespace)) {
+    if (namespace && this.newNamespaces.has(namespace)) {
       return { planned, record: unchecked(planned, `its namespace ${namespace} is created by this revert`) };
     }
-    if (signal?.aborted) {
+    if (params.signal?.aborted) {
       return { planned, record: { ...ref, action: "skipped", reason: "interrupted before it was applied" } };
     }
     try {
       const { record, applied } = await applyDesired({
-        client,
+        client: params.client,
         resource,
         planned,
         fieldManager: params.fieldManager,
         force: params.force,
         isHuman: params.isHuman,
-        dryRun,
-        time,
+        dryRun: params.dryRun,
+        time: this.time,
         ignoreRules: params.ignoreRules,
         jq: params.jq,
       });
@@ -103,42 +132,40 @@ export async function applyPlan(params: {
       const reason = `${error.step}: ${error.cause.message}; it may not be applied: run revert again`;
       return { planned, record: { ...ref, action: "failed", reason } };
     } finally {
-      applies++;
-      progress();
+      this.applies++;
+      this.progress();
     }
-  };
+  }
 
-  for (const stage of [0, 1, 2, 3] as const) {
-    progress();
-    const objects = params.objects.filter((p) => p.stage === stage);
-    const done = await mapLimit(objects, 8, step);
-    entries.push(...done);
-    if (stage === 0) for (const e of done) remember(crds, e);
-    if (dryRun) {
+  /** What later stages need from this one: CRDs Established and served, Namespaces Active (a dry run only notes them). */
+  async afterStage(stage: 0 | 1 | 2 | 3, done: AppliedEntry[]): Promise<void> {
+    const { client, signal, onProgress, deadline, wait } = this.params;
+    const hooks = { ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) };
+    if (stage === 0) for (const e of done) remember(this.crds, e);
+    if (this.params.dryRun) {
       if (stage === 1)
-        for (const e of done.filter((e) => e.record.action === "created")) newNamespaces.add(e.record.name);
-      continue;
+        for (const e of done.filter((e) => e.record.action === "created")) this.newNamespaces.add(e.record.name);
+      return;
     }
     if (stage === 0) {
       // Custom resources need their CRD Established whatever the wait mode: that is order, not health.
       const awaited = done.filter(
-        (e) => changed(e) && (params.wait !== "none" || usedKinds.has(definedKind(e.planned.desired.object) ?? "")),
+        (e) => changed(e) && (wait !== "none" || this.usedKinds.has(definedKind(e.planned.desired.object) ?? "")),
       );
-      await recordHealth({ client, index, entries: awaited, wait: true, deadline: params.deadline, ...hooks });
-      const unserved = params.objects.filter(
-        (p) => p.stage > 1 && !index.find(p.desired.object.apiVersion, p.desired.object.kind),
+      await recordHealth({ client, index: this.index, entries: awaited, wait: true, deadline, ...hooks });
+      const unserved = this.params.objects.filter(
+        (p) => p.stage > 1 && !this.index.find(p.desired.object.apiVersion, p.desired.object.kind),
       );
       if (unserved.length > 0 && awaited.length > 0) {
         const objects = unserved.map((p) => p.desired.object);
-        index = await awaitKinds({ client, objects, deadline: params.deadline, ...(signal ? { signal } : {}) });
+        this.index = await awaitKinds({ client, objects, deadline, ...(signal ? { signal } : {}) });
       }
     }
-    if (stage === 1 && params.wait !== "none") {
+    if (stage === 1 && wait !== "none") {
       const namespaces = done.filter(changed);
-      await recordHealth({ client, index, entries: namespaces, wait: true, deadline: params.deadline, ...hooks });
+      await recordHealth({ client, index: this.index, entries: namespaces, wait: true, deadline, ...hooks });
     }
   }
-  return { entries, index };
 }
 
 function unreachable(error: unknown): error is RevertError & { cause: ClusterUnreachableError } {
