@@ -35,8 +35,7 @@ const MODE_EVENTS: Array<[NotifyEvent, string]> = [
   ["prune-refused", "prune-refused"],
 ];
 
-/** Enqueues what the scan's channels should hear; returns the events enqueued, for the job's actions. */
-export async function notifyScan(params: {
+export interface NotifyScanParams {
   deps: Pick<WorkerDeps, "queues" | "registry" | "log">;
   repo: string;
   notifications: NotificationConfig[];
@@ -49,25 +48,31 @@ export async function notifyScan(params: {
   /** The scan job's id: the same when the job runs again, so what it did is announced once. */
   scanJobId: string;
   now?: Date;
-}): Promise<string[]> {
+}
+
+/** One event to announce, with its delivery id's parts. */
+interface Send {
+  event: NotifyEvent;
+  id: Array<string | number>;
+  notice: Notice;
+  version?: number;
+  /** Only a reminder, `remind` from now: the drift is not news. */
+  remindOnly?: boolean;
+}
+
+type StateUpdate = Parameters<ReturnType<typeof notifyState>["set"]>[2];
+type NoticeOf = (event: NotifyEvent, summary: string, extra?: { since?: string; links?: Notice["links"] }) => Notice;
+
+/** Enqueues what the scan's channels should hear; returns the events enqueued, for the job's actions. */
+export async function notifyScan(params: NotifyScanParams): Promise<string[]> {
   const { deps, repo, report, cluster } = params;
   const notifications = usableNotifications({ deps, repo, notifications: params.notifications });
   if (notifications.length === 0) return [];
   const store = notifyState({ redis: deps.queues.connection, prefix: deps.queues.prefix });
   const before = await store.get(repo, report.target);
-  const now = (params.now ?? new Date()).toISOString();
-  const drifted = report.summary.drifted + report.summary.missing + report.summary.orphaned > 0;
-  const sends: Array<{
-    event: NotifyEvent;
-    id: Array<string | number>;
-    notice: Notice;
-    version?: number;
-    /** Only a reminder, `remind` from now: the drift is not news. */
-    remindOnly?: boolean;
-  }> = [];
   const snoozedNow = (params.snoozed?.refs ?? []).map((ref) => keyString(refKey(ref)));
-  const update: Parameters<typeof store.set>[2] = { seen: {}, snoozed: snoozedNow };
-  const notice = (event: NotifyEvent, summary: string, extra: { since?: string; links?: Notice["links"] } = {}) =>
+  const update: StateUpdate = { seen: {}, snoozed: snoozedNow };
+  const notice: NoticeOf = (event, summary, extra = {}) =>
     buildNotice({
       event,
       repo,
@@ -77,40 +82,81 @@ export async function notifyScan(params: {
       links: extra.links ?? params.links,
       ...(extra.since ? { since: extra.since } : {}),
     });
+  const sends = [
+    ...driftSends({ params, before, snoozedNow, update, notice }),
+    ...modeSends({ params, before, update, notice }),
+  ];
+  if (before.seen.failing) update.seen!.failing = "";
 
+  const queue = deps.queues.notify();
+  const jobs = sends.flatMap((send) => jobsOf(send, notifications, params));
+  if (jobs.length > 0) await queue.addBulk(jobs);
+  await store.set(repo, report.target, update);
+  return jobs.map((j) =>
+    j.data.notice.reminder > 0
+      ? `queued drift reminder to ${j.data.channel}`
+      : `queued ${j.data.notice.event} notification to ${j.data.channel}`,
+  );
+}
+
+/** drift, resolved, or a snooze's reminder: what the report's drift says against what was announced; `update` gets the new state. */
+function driftSends(p: {
+  params: NotifyScanParams;
+  before: TargetNotifyState;
+  snoozedNow: string[];
+  update: StateUpdate;
+  notice: NoticeOf;
+}): Send[] {
+  const { params, before, snoozedNow, update, notice } = p;
+  const { report } = params;
+  const now = (params.now ?? new Date()).toISOString();
+  const drifted = report.summary.drifted + report.summary.missing + report.summary.orphaned > 0;
   const changed = drifted ? report.fingerprint !== before.fingerprint : before.fingerprint !== "";
+  const version = before.version + 1;
   if (changed && onlySnoozed({ before, snoozedNow, report, unsnoozed: params.snoozed?.unsnoozed ?? report })) {
     // A snooze began: nothing is sent; the reminders queued (which name the snoozed object) are no longer due.
-    const version = before.version + 1;
     Object.assign(update, { fingerprint: drifted ? report.fingerprint : "", version });
-    if (drifted)
-      sends.push({
+    if (!drifted) return [];
+    return [
+      {
         event: "drift",
         id: ["remind", report.fingerprint, version],
         notice: { ...notice("drift", "", before.since ? { since: before.since } : {}), reminder: 1 },
         version,
         remindOnly: true,
-      });
-  } else if (drifted && report.fingerprint !== before.fingerprint) {
-    const version = before.version + 1;
-    const since = before.fingerprint ? (before.since ?? now) : now;
-    sends.push({
-      event: "drift",
-      id: ["drift", report.fingerprint, version],
-      notice: notice("drift", "", { since }),
-      version,
-    });
-    Object.assign(update, { fingerprint: report.fingerprint, version, since });
-  } else if (!drifted && before.fingerprint) {
-    const version = before.version + 1;
-    const summary = `The drift first seen ${before.since ?? "earlier"} is gone.`;
-    sends.push({
-      event: "resolved",
-      id: ["resolved", before.fingerprint, version],
-      notice: notice("resolved", summary, before.since ? { since: before.since } : {}),
-    });
-    Object.assign(update, { fingerprint: "", version });
+      },
+    ];
   }
+  if (drifted && report.fingerprint !== before.fingerprint) {
+    const since = before.fingerprint ? (before.since ?? now) : now;
+    Object.assign(update, { fingerprint: report.fingerprint, version, since });
+    return [
+      { event: "drift", id: ["drift", report.fingerprint, version], notice: notice("drift", "", { since }), version },
+    ];
+  }
+  if (!drifted && before.fingerprint) {
+    const summary = `The drift first seen ${before.since ?? "earlier"} is gone.`;
+    Object.assign(update, { fingerprint: "", version });
+    return [
+      {
+        event: "resolved",
+        id: ["resolved", before.fingerprint, version],
+        notice: notice("resolved", summary, before.since ? { since: before.since } : {}),
+      },
+    ];
+  }
+  return [];
+}
+
+/** heal, fight and prune-refused: what the modes did, when it differs from what was last announced. */
+function modeSends(p: {
+  params: NotifyScanParams;
+  before: TargetNotifyState;
+  update: StateUpdate;
+  notice: NoticeOf;
+}): Send[] {
+  const { params, before, update, notice } = p;
+  const sends: Send[] = [];
   for (const [event, recorded] of MODE_EVENTS) {
     const done = params.mode.done.filter((d) => d.event === recorded);
     const seen = done.length > 0 ? shortHash(JSON.stringify(done.map((d) => [d.summary, d.fields ?? []]))) : "";
@@ -124,32 +170,26 @@ export async function notifyScan(params: {
       notice: notice(event, done.map((d) => d.summary).join("; "), { links }),
     });
   }
-  if (before.seen.failing) update.seen!.failing = "";
+  return sends;
+}
 
-  const queue = deps.queues.notify();
-  const jobs = sends.flatMap((send) =>
-    notifications
-      .filter((n) => n.events.includes(send.event) && (!send.remindOnly || n.remindMs > 0))
-      .map((n) => {
-        const data: NotifyJob = {
-          channel: n.channel,
-          notice: send.notice,
-          ...(send.event === "drift" && n.remindMs > 0 && send.version
-            ? { remind: { everyMs: n.remindMs, version: send.version } }
-            : {}),
-        };
-        const jobId = notifyJobId([repo.toLowerCase(), report.target, ...send.id], n.channel);
-        const delay = send.remindOnly ? { delay: n.remindMs } : {};
-        return { name: NOTIFY_JOB, data, opts: { ...deps.queues.notifyJobOptions, jobId, ...delay } };
-      }),
-  );
-  if (jobs.length > 0) await queue.addBulk(jobs);
-  await store.set(repo, report.target, update);
-  return jobs.map((j) =>
-    j.data.notice.reminder > 0
-      ? `queued drift reminder to ${j.data.channel}`
-      : `queued ${j.data.notice.event} notification to ${j.data.channel}`,
-  );
+/** One notify job per channel that hears the event (a reminder only for channels that remind). */
+function jobsOf(send: Send, notifications: ReturnType<typeof usableNotifications>, params: NotifyScanParams) {
+  const { deps, repo, report } = params;
+  return notifications
+    .filter((n) => n.events.includes(send.event) && (!send.remindOnly || n.remindMs > 0))
+    .map((n) => {
+      const data: NotifyJob = {
+        channel: n.channel,
+        notice: send.notice,
+        ...(send.event === "drift" && n.remindMs > 0 && send.version
+          ? { remind: { everyMs: n.remindMs, version: send.version } }
+          : {}),
+      };
+      const jobId = notifyJobId([repo.toLowerCase(), report.target, ...send.id], n.channel);
+      const delay = send.remindOnly ? { delay: n.remindMs } : {};
+      return { name: NOTIFY_JOB, data, opts: { ...deps.queues.notifyJobOptions, jobId, ...delay } };
+    });
 }
 
 /**
