@@ -82,50 +82,25 @@ export function planPrune(params: {
     return skipAll("empty-render", "the target rendered no objects, and an empty render never prunes");
   }
 
-  const namespacesInUse = new Set(desired.map((o) => o.metadata.namespace).filter(Boolean));
-  const kindsInUse = new Set(desired.map(kindKeyOf));
+  const context: OrphanContext = {
+    ...params,
+    requirements,
+    namespacesInUse: new Set(desired.map((o) => o.metadata.namespace).filter(Boolean)),
+    kindsInUse: new Set(desired.map(kindKeyOf)),
+  };
   const candidates: KubeObject[] = [];
+  // Orphans being deleted or declared by another target are not the target's to count in maxPrunePercent.
   let notCounted = 0;
   for (const object of orphans) {
-    if (object.metadata.deletionTimestamp) {
+    const verdict = judgeOrphan(object, context);
+    if (!verdict) candidates.push(object);
+    else if ("deleting" in verdict) {
       notCounted += 1;
-      deleting.push({ ...refOf(object), action: "deleting", reason: pendingReason(object, { already: true }) });
-      continue;
+      deleting.push({ ...refOf(object), action: "deleting", reason: verdict.deleting });
+    } else {
+      if (verdict.guard === "declared-elsewhere") notCounted += 1;
+      skip(object, verdict.guard, verdict.reason);
     }
-    const declarers = declaredBy(params.otherTargets, object);
-    if (declarers.length > 0) {
-      notCounted += 1;
-      skip(object, "declared-elsewhere", declaredReason(declarers));
-      continue;
-    }
-    if (!matchesSelector(object.metadata.labels, requirements)) {
-      skip(object, "untracked", `it does not carry the tracking label (${selector})`);
-      continue;
-    }
-    const optOut = pruneOptOut(object);
-    if (optOut) {
-      skip(object, "opted-out", `opted out by ${optOut}`);
-      continue;
-    }
-    const rule = objectRulePrune(params.rules, object);
-    if (rule && rule.prune !== true) {
-      skip(object, "opted-out", `opted out by rules[${rule.index}] of the target (prune: ${rule.prune})`);
-      continue;
-    }
-    if (isNamespace(object) && namespacesInUse.has(object.metadata.name)) {
-      skip(object, "in-use", "objects of this target live in this Namespace");
-      continue;
-    }
-    if (isCustomResourceDefinition(object) && kindsInUse.has(definedKind(object) ?? "")) {
-      skip(object, "in-use", "custom resources of this target are of the kind it defines");
-      continue;
-    }
-    if (!params.force && (isNamespace(object) || isCustomResourceDefinition(object))) {
-      const what = isNamespace(object) ? "everything in it" : "every resource of its kind";
-      skip(object, "kind", `a ${object.kind} is pruned only with --force-prune: deleting it deletes ${what}`);
-      continue;
-    }
-    candidates.push(object);
   }
 
   if (candidates.length > 0 && params.otherTargets.unknown.length > 0) {
@@ -147,6 +122,47 @@ export function planPrune(params: {
     .sort((a, b) => applyStage(b.object) - applyStage(a.object) || a.order - b.order)
     .map((c) => c.object);
   return { deletions, skipped, deleting };
+}
+
+type PlanPruneParams = Parameters<typeof planPrune>[0];
+
+interface OrphanContext extends PlanPruneParams {
+  requirements: ReturnType<typeof parseLabelSelector>;
+  namespacesInUse: Set<string | undefined>;
+  kindsInUse: Set<string>;
+}
+
+/**
+ * One orphan's guards, in order: being deleted already, declared by another target, untracked, opted out (by an
+ * annotation or a rule), in use, or a kind that needs --force-prune. Undefined: the orphan may be pruned.
+ */
+function judgeOrphan(
+  object: KubeObject,
+  context: OrphanContext,
+): { deleting: string } | { guard: PruneGuard; reason: string } | undefined {
+  if (object.metadata.deletionTimestamp) return { deleting: pendingReason(object, { already: true }) };
+  const declarers = declaredBy(context.otherTargets, object);
+  if (declarers.length > 0) return { guard: "declared-elsewhere", reason: declaredReason(declarers) };
+  if (!matchesSelector(object.metadata.labels, context.requirements)) {
+    return { guard: "untracked", reason: `it does not carry the tracking label (${context.selector})` };
+  }
+  const optOut = pruneOptOut(object);
+  if (optOut) return { guard: "opted-out", reason: `opted out by ${optOut}` };
+  const rule = objectRulePrune(context.rules, object);
+  if (rule && rule.prune !== true) {
+    return { guard: "opted-out", reason: `opted out by rules[${rule.index}] of the target (prune: ${rule.prune})` };
+  }
+  if (isNamespace(object) && context.namespacesInUse.has(object.metadata.name)) {
+    return { guard: "in-use", reason: "objects of this target live in this Namespace" };
+  }
+  if (isCustomResourceDefinition(object) && context.kindsInUse.has(definedKind(object) ?? "")) {
+    return { guard: "in-use", reason: "custom resources of this target are of the kind it defines" };
+  }
+  if (!context.force && (isNamespace(object) || isCustomResourceDefinition(object))) {
+    const what = isNamespace(object) ? "everything in it" : "every resource of its kind";
+    return { guard: "kind", reason: `a ${object.kind} is pruned only with --force-prune: deleting it deletes ${what}` };
+  }
+  return undefined;
 }
 
 /** Why a skipped document holds every prune back, naming the first one. */
