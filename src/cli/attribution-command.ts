@@ -28,6 +28,8 @@ const webhookConfigurations: ApiResource = {
 
 const FIELD_MANAGER = "undrift-attribution";
 
+type AttributionArgs = ReturnType<typeof parseCommandArgs<typeof attribution.flags>>;
+
 export async function attributionCommand(argv: string[]): Promise<number> {
   const [action, ...rest] = argv;
   if (!action || !(attributionActions as readonly string[]).includes(action)) {
@@ -39,31 +41,58 @@ export async function attributionCommand(argv: string[]): Promise<number> {
   if (!cluster) throw new UsageError("--cluster is required: the cluster's name in the registry");
   if (!/^[A-Za-z0-9._-]{1,200}$/.test(cluster))
     throw new UsageError(`--cluster: "${cluster}" is not a cluster name (letters, digits, '.', '_', '-')`);
-  const name = recorderWebhookName(cluster);
-  const kubeConfig = () => loadKubeconfig({ kubeconfig: args.kubeconfig, context: args.context });
+  return action === "uninstall" ? uninstall(args, cluster) : install(args, cluster);
+}
 
-  if (action === "uninstall") {
-    const object = { metadata: { name } };
-    if (args["dry-run"]) {
-      process.stdout.write(`would delete validatingwebhookconfiguration ${name}\n`);
-      return 0;
-    }
-    const client = new KubeClient(kubeConfig());
-    const result = await deleteObject({
-      client,
-      resource: webhookConfigurations,
-      object,
-      propagationPolicy: "Background",
-      dryRun: false,
-    });
-    process.stdout.write(
-      result.outcome === "gone"
-        ? `validatingwebhookconfiguration ${name}: not installed\n`
-        : `validatingwebhookconfiguration ${name} deleted\n`,
-    );
+const kubeConfigOf = (args: AttributionArgs) => loadKubeconfig({ kubeconfig: args.kubeconfig, context: args.context });
+
+/** `undrift attribution uninstall`: the cluster's recorder webhook deleted, or said not to be there. */
+async function uninstall(args: AttributionArgs, cluster: string): Promise<number> {
+  const name = recorderWebhookName(cluster);
+  if (args["dry-run"]) {
+    process.stdout.write(`would delete validatingwebhookconfiguration ${name}\n`);
     return 0;
   }
+  const client = new KubeClient(kubeConfigOf(args));
+  const result = await deleteObject({
+    client,
+    resource: webhookConfigurations,
+    object: { metadata: { name } },
+    propagationPolicy: "Background",
+    dryRun: false,
+  });
+  process.stdout.write(
+    result.outcome === "gone"
+      ? `validatingwebhookconfiguration ${name}: not installed\n`
+      : `validatingwebhookconfiguration ${name} deleted\n`,
+  );
+  return 0;
+}
 
+/** `undrift attribution install`: the cluster's recorder webhook, from the flags, applied (or printed with --dry-run). */
+async function install(args: AttributionArgs, cluster: string): Promise<number> {
+  const object = recorderWebhookOf(args, cluster);
+  if (args["dry-run"]) {
+    process.stdout.write(stringify(object));
+    return 0;
+  }
+  const client = new KubeClient(kubeConfigOf(args));
+  await applyObject({
+    client,
+    resource: webhookConfigurations,
+    object,
+    fieldManager: FIELD_MANAGER,
+    force: true,
+    dryRun: false,
+  });
+  process.stdout.write(
+    `validatingwebhookconfiguration ${recorderWebhookName(cluster)} applied: writes to objects matching ${args.selector} are recorded for cluster ${cluster}\n`,
+  );
+  return 0;
+}
+
+/** The webhook configuration install applies, each flag checked in turn with a usage error naming it. */
+function recorderWebhookOf(args: AttributionArgs, cluster: string): ReturnType<typeof recorderWebhook> {
   const baseUrl = args.url ?? process.env.UNDRIFT_RECORDER_URL;
   if (!baseUrl)
     throw new UsageError("--url is required: where the API server reaches undrift's recorder (https://host:port)");
@@ -75,18 +104,7 @@ export async function attributionCommand(argv: string[]): Promise<number> {
   }
   if (parsed.protocol !== "https:")
     throw new UsageError(`--url: the API server calls webhooks over https only, got ${baseUrl}`);
-  if (!args["ca-file"])
-    throw new UsageError("--ca-file is required: the CA (PEM) of the recorder's serving certificate");
-  let caPem: string;
-  try {
-    caPem = readFileSync(args["ca-file"], "utf8");
-  } catch (error) {
-    throw new UsageError(
-      `--ca-file ${args["ca-file"]}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
-    );
-  }
-  if (!caPem.includes("-----BEGIN CERTIFICATE-----"))
-    throw new UsageError(`--ca-file ${args["ca-file"]}: not a PEM certificate`);
+  const caPem = readCaFile(args["ca-file"]);
   const secret = recorderSecret(process.env);
   if (!secret)
     throw new UsageError(
@@ -95,9 +113,8 @@ export async function attributionCommand(argv: string[]): Promise<number> {
   const timeoutSeconds = Number(args.timeout);
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 5)
     throw new UsageError(`--timeout: expected a whole number of seconds from 1 to 5, got "${args.timeout}"`);
-  let object: ReturnType<typeof recorderWebhook>;
   try {
-    object = recorderWebhook({
+    return recorderWebhook({
       cluster,
       baseUrl,
       token: recorderToken(secret, cluster),
@@ -108,21 +125,19 @@ export async function attributionCommand(argv: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError(`--selector: ${(error as Error).message}`, { cause: error });
   }
-  if (args["dry-run"]) {
-    process.stdout.write(stringify(object));
-    return 0;
+}
+
+/** --ca-file's PEM: required, readable, and a certificate. */
+function readCaFile(file: string | undefined): string {
+  if (!file) throw new UsageError("--ca-file is required: the CA (PEM) of the recorder's serving certificate");
+  let caPem: string;
+  try {
+    caPem = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(
+      `--ca-file ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
+    );
   }
-  const client = new KubeClient(kubeConfig());
-  await applyObject({
-    client,
-    resource: webhookConfigurations,
-    object,
-    fieldManager: FIELD_MANAGER,
-    force: true,
-    dryRun: false,
-  });
-  process.stdout.write(
-    `validatingwebhookconfiguration ${name} applied: writes to objects matching ${args.selector} are recorded for cluster ${cluster}\n`,
-  );
-  return 0;
+  if (!caPem.includes("-----BEGIN CERTIFICATE-----")) throw new UsageError(`--ca-file ${file}: not a PEM certificate`);
+  return caPem;
 }
