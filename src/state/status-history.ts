@@ -38,82 +38,103 @@ export function statusHistory(params: {
   now?: () => number;
   maxPoints?: number;
 }): StatusHistory {
-  const { redis, prefix } = params;
-  const now = params.now ?? Date.now;
-  const maxPoints = params.maxPoints ?? MAX_POINTS;
-  const latestKey = (installationId: number) => `${prefix}:status:${installationId}`;
-  const pointsKey = (installationId: number, key: string) => `${prefix}:status-history:${installationId}:${key}`;
-  const ttlSeconds = Math.ceil(HISTORY_MS / 1000) + 24 * 3600;
+  return new RedisStatusHistory(params.redis, params.prefix, params.now ?? Date.now, params.maxPoints ?? MAX_POINTS);
+}
 
-  const previous = async (installationId: number, key: string): Promise<TargetStatus | undefined> => {
-    const raw = await redis.hget(latestKey(installationId), key);
+/** The history in Redis: a hash of each target's latest status per installation, a sorted set of points per target. */
+class RedisStatusHistory implements StatusHistory {
+  private readonly ttlSeconds = Math.ceil(HISTORY_MS / 1000) + 24 * 3600;
+
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly now: () => number;
+  private readonly maxPoints: number;
+
+  constructor(redis: Redis, prefix: string, now: () => number, maxPoints: number) {
+    this.redis = redis;
+    this.prefix = prefix;
+    this.now = now;
+    this.maxPoints = maxPoints;
+  }
+
+  private latestKey(installationId: number): string {
+    return `${this.prefix}:status:${installationId}`;
+  }
+
+  private pointsKey(installationId: number, key: string): string {
+    return `${this.prefix}:status-history:${installationId}:${key}`;
+  }
+
+  private async previous(installationId: number, key: string): Promise<TargetStatus | undefined> {
+    const raw = await this.redis.hget(this.latestKey(installationId), key);
     return raw ? (JSON.parse(raw) as TargetStatus) : undefined;
-  };
+  }
 
-  return {
-    async recordScan({ installationId, status }) {
-      const key = targetKey(status.repo, status.target);
-      const last = await previous(installationId, key);
-      const record: TargetStatus = { ...status, links: { ...last?.links, ...status.links } };
-      const at = now();
-      const points = pointsKey(installationId, key);
-      await redis
-        .multi()
-        .hset(latestKey(installationId), key, JSON.stringify(record))
-        .expire(latestKey(installationId), ttlSeconds)
-        // The member carries its time, so two scans with the same count are two points.
-        .zadd(points, at, `${at}:${driftCount(record)}`)
-        .zremrangebyscore(points, "-inf", at - HISTORY_MS)
-        .zremrangebyrank(points, 0, -(maxPoints + 1))
-        .expire(points, ttlSeconds)
-        .exec();
-    },
-    async recordFailure({ installationId, repo, target, cluster, message }) {
-      const key = targetKey(repo, target);
-      const last = await previous(installationId, key);
-      const record: TargetStatus = {
-        ...(last ?? {
-          objects: [],
-          moreObjects: 0,
-          links: {},
-          counts: { inSync: 0, drifted: 0, missing: 0, orphaned: 0 },
-        }),
-        repo,
-        target,
-        cluster,
-        state: "failing",
-        failure: { at: new Date(now()).toISOString(), message },
-      };
-      await redis
-        .multi()
-        .hset(latestKey(installationId), key, JSON.stringify(record))
-        .expire(latestKey(installationId), ttlSeconds)
-        .exec();
-    },
-    async read({ installationId }) {
-      const since = now() - HISTORY_MS;
-      const all = await redis.hgetall(latestKey(installationId));
-      const rows: TargetHistory[] = [];
-      const stale: string[] = [];
-      for (const [key, raw] of Object.entries(all)) {
-        const status = JSON.parse(raw) as TargetStatus;
-        const seen = Math.max(Date.parse(status.scannedAt ?? "") || 0, Date.parse(status.failure?.at ?? "") || 0);
-        if (seen < since) {
-          stale.push(key);
-          continue;
-        }
-        const members = await redis.zrangebyscore(pointsKey(installationId, key), since, "+inf");
-        const points = members.map((m): [number, number] => {
-          const [at = "0", count = "0"] = m.split(":");
-          return [Number(at), Number(count)];
-        });
-        rows.push({ status, points });
+  async recordScan({ installationId, status }: Parameters<StatusHistory["recordScan"]>[0]): Promise<void> {
+    const key = targetKey(status.repo, status.target);
+    const last = await this.previous(installationId, key);
+    const record: TargetStatus = { ...status, links: { ...last?.links, ...status.links } };
+    const at = this.now();
+    const points = this.pointsKey(installationId, key);
+    await this.redis
+      .multi()
+      .hset(this.latestKey(installationId), key, JSON.stringify(record))
+      .expire(this.latestKey(installationId), this.ttlSeconds)
+      // The member carries its time, so two scans with the same count are two points.
+      .zadd(points, at, `${at}:${driftCount(record)}`)
+      .zremrangebyscore(points, "-inf", at - HISTORY_MS)
+      .zremrangebyrank(points, 0, -(this.maxPoints + 1))
+      .expire(points, this.ttlSeconds)
+      .exec();
+  }
+
+  async recordFailure(params: Parameters<StatusHistory["recordFailure"]>[0]): Promise<void> {
+    const { installationId, repo, target, cluster, message } = params;
+    const key = targetKey(repo, target);
+    const last = await this.previous(installationId, key);
+    const record: TargetStatus = {
+      ...(last ?? {
+        objects: [],
+        moreObjects: 0,
+        links: {},
+        counts: { inSync: 0, drifted: 0, missing: 0, orphaned: 0 },
+      }),
+      repo,
+      target,
+      cluster,
+      state: "failing",
+      failure: { at: new Date(this.now()).toISOString(), message },
+    };
+    await this.redis
+      .multi()
+      .hset(this.latestKey(installationId), key, JSON.stringify(record))
+      .expire(this.latestKey(installationId), this.ttlSeconds)
+      .exec();
+  }
+
+  async read({ installationId }: { installationId: number }): Promise<TargetHistory[]> {
+    const since = this.now() - HISTORY_MS;
+    const all = await this.redis.hgetall(this.latestKey(installationId));
+    const rows: TargetHistory[] = [];
+    const stale: string[] = [];
+    for (const [key, raw] of Object.entries(all)) {
+      const status = JSON.parse(raw) as TargetStatus;
+      const seen = Math.max(Date.parse(status.scannedAt ?? "") || 0, Date.parse(status.failure?.at ?? "") || 0);
+      if (seen < since) {
+        stale.push(key);
+        continue;
       }
-      // A target removed from its config (or its repository from the installation) leaves the page after 14 days.
-      if (stale.length > 0) await redis.hdel(latestKey(installationId), ...stale);
-      return rows.sort(
-        (a, b) => a.status.repo.localeCompare(b.status.repo) || a.status.target.localeCompare(b.status.target),
-      );
-    },
-  };
+      const members = await this.redis.zrangebyscore(this.pointsKey(installationId, key), since, "+inf");
+      const points = members.map((m): [number, number] => {
+        const [at = "0", count = "0"] = m.split(":");
+        return [Number(at), Number(count)];
+      });
+      rows.push({ status, points });
+    }
+    // A target removed from its config (or its repository from the installation) leaves the page after 14 days.
+    if (stale.length > 0) await this.redis.hdel(this.latestKey(installationId), ...stale);
+    return rows.sort(
+      (a, b) => a.status.repo.localeCompare(b.status.repo) || a.status.target.localeCompare(b.status.target),
+    );
+  }
 }
