@@ -19,34 +19,57 @@ export function applyPlans(params: {
   kustomizations: string[];
   inTarget: (file: string) => boolean;
 }): { files: FileTexts; failures: Map<string, string> } {
-  const { plans, inTarget } = params;
-  let files: FileTexts = new Map(params.originals);
-  const failures = new Map<string, string>();
-  const attempt = (plan: ObjectPlan, change: () => void) => {
-    const before = new Map(files);
+  const edits = new FileEdits(params.originals, params.inTarget);
+  for (const plan of params.plans) edits.editFields(plan);
+  const removedFrom = edits.removeDocuments(params.plans);
+  edits.unlistRemovedFiles(removedFrom, params.kustomizations);
+  return { files: edits.files, failures: edits.failures };
+}
+
+/** The texts as edited so far, and each plan that failed with why; a plan's edits land whole or not at all. */
+class FileEdits {
+  files: FileTexts;
+  readonly failures = new Map<string, string>();
+  private readonly inTarget: (file: string) => boolean;
+
+  constructor(originals: ReadonlyMap<string, string | undefined>, inTarget: (file: string) => boolean) {
+    this.files = new Map(originals);
+    this.inTarget = inTarget;
+  }
+
+  /** Runs `change`; a YAML edit that fails rolls back what it did and fails `plan`. */
+  private attempt(plan: ObjectPlan, change: () => void): void {
+    const before = new Map(this.files);
     try {
       change();
     } catch (error) {
       if (!(error instanceof YamlEditError)) throw error;
-      files = before;
-      failures.set(plan.id, error.message);
+      this.files = before;
+      this.failures.set(plan.id, error.message);
     }
-  };
-  const guard = (file: string) => {
-    // Planning never aims outside the target's folder; this is the last line that makes sure.
-    if (!inTarget(file)) throw new Error(`codify: refusing to write ${file}, outside the target's folder`);
-  };
+  }
 
-  for (const plan of plans) {
-    attempt(plan, () => {
+  private guard(file: string): void {
+    // Planning never aims outside the target's folder; this is the last line that makes sure.
+    if (!this.inTarget(file)) throw new Error(`codify: refusing to write ${file}, outside the target's folder`);
+  }
+
+  private existing(file: string): string {
+    const text = this.files.get(file);
+    if (text === undefined) throw new YamlEditError(`${file}: the file does not exist`, { file });
+    return text;
+  }
+
+  /** Step 1: a plan's new files and field edits. */
+  editFields(plan: ObjectPlan): void {
+    this.attempt(plan, () => {
       for (const op of plan.ops) {
-        guard(op.file);
+        this.guard(op.file);
         if (op.kind === "create-file") {
-          if (files.get(op.file) === undefined) files.set(op.file, op.text);
+          if (this.files.get(op.file) === undefined) this.files.set(op.file, op.text);
         } else if (op.kind === "set") {
-          const text = files.get(op.file);
-          if (text === undefined) throw new YamlEditError(`${op.file}: the file does not exist`, { file: op.file });
-          files.set(
+          const text = this.existing(op.file);
+          this.files.set(
             op.file,
             setYamlValue({ file: op.file, text, document: op.document, path: op.path, value: op.value }),
           );
@@ -55,43 +78,47 @@ export function applyPlans(params: {
     });
   }
 
-  const removals = plans
-    .filter((p) => !failures.has(p.id))
-    .flatMap((plan) => plan.ops.flatMap((op) => (op.kind === "remove-document" ? [{ plan, op }] : [])))
-    .sort(
-      (a, b) =>
-        a.op.file.localeCompare(b.op.file) || b.op.document - a.op.document || (b.op.item ?? 0) - (a.op.item ?? 0),
-    );
-  const removedFrom = new Map<string, ObjectPlan[]>();
-  for (const { plan, op } of removals) {
-    attempt(plan, () => {
-      guard(op.file);
-      const text = files.get(op.file);
-      if (text === undefined) throw new YamlEditError(`${op.file}: the file does not exist`, { file: op.file });
-      files.set(op.file, removeYamlDocument({ file: op.file, text, document: op.document, item: op.item }));
-      removedFrom.set(op.file, [...(removedFrom.get(op.file) ?? []), plan]);
-    });
+  /** Step 2: documents removed, last first in each file so indexes hold; returns the plans that removed from each file. */
+  removeDocuments(plans: ObjectPlan[]): Map<string, ObjectPlan[]> {
+    const removals = plans
+      .filter((p) => !this.failures.has(p.id))
+      .flatMap((plan) => plan.ops.flatMap((op) => (op.kind === "remove-document" ? [{ plan, op }] : [])))
+      .sort(
+        (a, b) =>
+          a.op.file.localeCompare(b.op.file) || b.op.document - a.op.document || (b.op.item ?? 0) - (a.op.item ?? 0),
+      );
+    const removedFrom = new Map<string, ObjectPlan[]>();
+    for (const { plan, op } of removals) {
+      this.attempt(plan, () => {
+        this.guard(op.file);
+        const text = this.existing(op.file);
+        this.files.set(op.file, removeYamlDocument({ file: op.file, text, document: op.document, item: op.item }));
+        removedFrom.set(op.file, [...(removedFrom.get(op.file) ?? []), plan]);
+      });
+    }
+    return removedFrom;
   }
 
-  for (const [file, owners] of removedFrom) {
-    if (files.get(file) !== undefined) continue;
-    for (const kustomization of params.kustomizations) {
-      const text = files.get(kustomization);
-      if (text === undefined) continue;
-      for (const entry of listedAs(kustomization, text, file)) {
-        const plan = owners[0]!;
-        attempt(plan, () => {
-          const current = files.get(kustomization)!;
-          const path = ["f:resources", `v:${JSON.stringify(entry)}`];
-          files.set(
-            kustomization,
-            setYamlValue({ file: kustomization, text: current, document: 0, path, value: undefined }),
-          );
-        });
+  /** Step 3: a file left empty and removed is taken out of the `resources` of each kustomization that lists it. */
+  unlistRemovedFiles(removedFrom: Map<string, ObjectPlan[]>, kustomizations: string[]): void {
+    for (const [file, owners] of removedFrom) {
+      if (this.files.get(file) !== undefined) continue;
+      for (const kustomization of kustomizations) {
+        const text = this.files.get(kustomization);
+        if (text === undefined) continue;
+        for (const entry of listedAs(kustomization, text, file)) {
+          this.attempt(owners[0]!, () => {
+            const current = this.files.get(kustomization)!;
+            const path = ["f:resources", `v:${JSON.stringify(entry)}`];
+            this.files.set(
+              kustomization,
+              setYamlValue({ file: kustomization, text: current, document: 0, path, value: undefined }),
+            );
+          });
+        }
       }
     }
   }
-  return { files, failures };
 }
 
 /** The `resources` entries of a kustomization that name `file`. */
