@@ -13,6 +13,7 @@
 // (warn's when heal files the tracking issue), and act is not called.
 import type { RepoConfig, TargetConfig } from "../config/schema.ts";
 import type { GitHubClient } from "../github/github-client.ts";
+import type { KubeClient } from "../live/kube-client.ts";
 import type { DriftReport } from "../model/types.ts";
 import type { ModeShare } from "../plan/mode-shares.ts";
 import type { FoughtObject } from "../report/app/heal-sections.ts";
@@ -36,6 +37,8 @@ export interface ModeContext {
   target: TargetConfig;
   /** The whole scan, every mode's objects. */
   scan: ScanResult;
+  /** The client of the session the scan ran on, for the modes that write to the cluster (heal). */
+  client: KubeClient;
   /** Every mode's share of the scan, in the order they are acted on (mode-shares.ts). */
   shares: readonly ModeShare<ScanResult>[];
   /** What the target's tracking issue reports: the warn and heal shares joined; none when neither is there. */

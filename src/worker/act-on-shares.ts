@@ -7,6 +7,7 @@
 // (modes/mode-handlers.ts): its plan, then its act, all with one context.
 import type { Mode } from "../config/schema.ts";
 import { summarize } from "../drift/summarize.ts";
+import type { KubeClient } from "../live/kube-client.ts";
 import type { DriftReport } from "../model/types.ts";
 import type { ModeContext, ModeHandler } from "../modes/mode-handler.ts";
 import { modeHandlers, type PlanOf } from "../modes/mode-handlers.ts";
@@ -22,8 +23,10 @@ export async function actOnShares(params: {
   deps: WorkerDeps;
   resolved: ResolvedScanTarget;
   scan: ScanResult;
+  /** The client of the session the scan ran on. */
+  client: KubeClient;
 }): Promise<{ mode: ModeResult; shares: ModeShare<ScanResult>[] }> {
-  const { deps, scan } = params;
+  const { deps, scan, client } = params;
   const { reads, owner, repo, head, repoDir, config, target } = params.resolved;
   const { report } = scan;
   const shares = modeShares(scan);
@@ -46,6 +49,7 @@ export async function actOnShares(params: {
     config,
     target,
     scan,
+    client,
     shares,
     ...(issueReport ? { issueReport } : {}),
     ignoreFights: (fought) => ignoreFight({ deps, resolved: params.resolved, scan, fought }),

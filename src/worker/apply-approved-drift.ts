@@ -3,6 +3,7 @@
 // applyPlan, the plan cut to the approved objects); changed or new drift is
 // held back, and objects the rules give another mode are not revert's.
 import type { TargetConfig } from "../config/schema.ts";
+import type { KubeClient } from "../live/kube-client.ts";
 import { keyString, objectKey } from "../model/object-key.ts";
 import { type ApprovedDrift, approvedDrift } from "../plan/approved-drift.ts";
 import { modeShares } from "../plan/mode-shares.ts";
@@ -14,6 +15,8 @@ import type { ScanResult } from "../stages/scan/scan-target.ts";
 
 export async function applyApprovedDrift(params: {
   scan: ScanResult;
+  /** The client of the session the scan ran on. */
+  client: KubeClient;
   record: RevertRecord;
   target: TargetConfig;
   deadline: number;
@@ -27,7 +30,7 @@ export async function applyApprovedDrift(params: {
       (p.status === "drifted" || p.status === "missing") && drift.apply.has(keyString(objectKey(p.desired.object))),
   );
   const applied = await applyPlan({
-    client: scan.client,
+    client: params.client,
     index: scan.index,
     objects,
     fieldManager: target.fieldManager,

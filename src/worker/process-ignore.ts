@@ -49,7 +49,7 @@ export async function processIgnore(params: {
   const { resolved } = found;
 
   // 2. The scan the ticks are judged on.
-  const scan = await scanOnSharedSession({ deps, resolved });
+  const { scan } = await scanOnSharedSession({ deps, resolved });
   params.context.signal.throwIfAborted();
 
   // 3. The proposal.

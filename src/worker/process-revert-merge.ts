@@ -64,11 +64,17 @@ export async function processRevertMerge(params: {
 
   // 3. Only what the record approved and the scan still finds so.
   const deadline = Date.now() + target.timeoutMs;
-  const { drift, plan, entries, index } = await applyApprovedDrift({ scan, record, target, deadline });
+  const { drift, plan, entries, index } = await applyApprovedDrift({
+    scan,
+    client: session.client,
+    record,
+    target,
+    deadline,
+  });
 
   // 4. The approved orphans: the target's prune decides, with every guard; the app never forces.
   const pruned = await pruneTargetOrphans({
-    client: scan.client,
+    client: session.client,
     index,
     target,
     repoDir: scan.repoDir,
@@ -80,7 +86,7 @@ export async function processRevertMerge(params: {
 
   // 5. Health, as it stands after the applies.
   const applied = entries.filter((e) => e.applied && !e.record.health);
-  await recordHealth({ client: scan.client, index, entries: applied, wait: false, deadline });
+  await recordHealth({ client: session.client, index, entries: applied, wait: false, deadline });
 
   // 6. The comment and the audit entry.
   return finish({

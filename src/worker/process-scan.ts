@@ -68,7 +68,7 @@ export async function processScan(params: {
   const labels = { repo: job.repo, target: target.name, cluster };
 
   // 2. The scan, and who changed what: every output below reads this one report.
-  const scanned = await scanOnSharedSession({ deps, resolved });
+  const { scan: scanned, client } = await scanOnSharedSession({ deps, resolved });
   // From now on a change the cluster's watch sees on one of its objects queues the next scan.
   deps.triggers?.track({ ...job, cluster }, target.tracking.selector);
   const attributed = await attributeScan({ deps, cluster, report: scanned.report, job });
@@ -80,7 +80,7 @@ export async function processScan(params: {
   signal.throwIfAborted();
 
   // 3. The modes' actions, each on its share of the report (rules pick the mode per object).
-  const { mode, shares } = await actOnShares({ deps, resolved, scan });
+  const { mode, shares } = await actOnShares({ deps, resolved, scan, client });
   // The dashboard's PRs of a mode the target does not use, once the drift they carry is gone.
   const settled = await settleDashboardPrs({ deps, resolved, report: attributed, modes: shares.map((s) => s.mode) });
   mode.done.push(...settled.done);

@@ -19,6 +19,7 @@
 //   5. what the scan audits (heal-mode-result.ts), and the sections the tracking
 //      issue puts above its report (heal-handler.ts has warn file the issue)
 import type { TargetConfig } from "../../config/schema.ts";
+import type { KubeClient } from "../../live/kube-client.ts";
 import { respectedIgnoreRules } from "../../plan/revert/respect-ignored.ts";
 import { applyPlan } from "../../remediate/revert/apply-plan.ts";
 import { type FoughtObject, healSections, pruneSections } from "../../report/app/heal-sections.ts";
@@ -39,6 +40,8 @@ export async function healDrift(params: {
   repo: string;
   /** The heal share of the scan (mode-shares.ts): only its objects are applied and pruned. */
   scan: ScanResult;
+  /** The client of the session the scan ran on: heal applies and prunes through it. */
+  client: KubeClient;
   target: TargetConfig;
   /** Opens or updates the ignore pull request that ends these fights (ignore-fight.ts); none: only the rule is shown. */
   ignoreFights?: (fought: FoughtObject[]) => Promise<IgnoreOutcome>;
@@ -54,7 +57,7 @@ export async function healDrift(params: {
   // 2. The apply, as `undrift revert` does it.
   const { entries } = objects.length
     ? await applyPlan({
-        client: scan.client,
+        client: params.client,
         index: scan.index,
         objects,
         fieldManager: target.fieldManager,
@@ -73,7 +76,7 @@ export async function healDrift(params: {
 
   // 4. Orphans: deleted only when prune is true for them, and every guard lets them go.
   const pruned = await pruneTargetOrphans({
-    client: scan.client,
+    client: params.client,
     index: scan.index,
     target,
     repoDir: scan.repoDir,

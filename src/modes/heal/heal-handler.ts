@@ -20,9 +20,17 @@ export interface HealPlan {
 export const healHandler: ModeHandler<HealPlan> = {
   plan: (share, context) => ({ scan: share.scan, issueReport: context.issueReport ?? share.scan.report }),
   async act(plan, context) {
-    const { deps, owner, repo, target, ignoreFights } = context;
+    const { deps, owner, repo, target, ignoreFights, client } = context;
     const { scan } = plan;
-    const healed = await healDrift({ deps, owner, repo, scan, target, ...(ignoreFights ? { ignoreFights } : {}) });
+    const healed = await healDrift({
+      deps,
+      owner,
+      repo,
+      scan,
+      client,
+      target,
+      ...(ignoreFights ? { ignoreFights } : {}),
+    });
     // 5. The tracking issue, with what was healed, pruned, and what no longer is.
     const issue = await warnHandler.act(
       { report: plan.issueReport, sections: healed.sections, renderer: scan.renderer },

@@ -68,7 +68,8 @@ export async function revertTarget(params: RevertParams): Promise<RevertResult> 
   onProgress?.({ step: "scan", target: params.target.name });
   const { repoDir, config, session } = params;
   const scan = await scanResolvedTarget({ repoDir, config, target: params.target, session, started });
-  const { target, client } = scan;
+  const { target } = scan;
+  const { client } = session;
   const { isHuman } = comparePolicy(target, await loadJq());
 
   // 2. Plan.

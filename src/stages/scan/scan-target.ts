@@ -24,7 +24,10 @@ import { kindKeyOf } from "../../model/object-key.ts";
 import type { DesiredObject, DriftReport, ScanProblem } from "../../model/types.ts";
 import { pairObjects } from "./pair-objects.ts";
 
-/** A scan with the state remediation needs: the target, desired objects, the live pairs, the client and discovery. */
+/**
+ * A scan with the state remediation needs: the target, desired objects, the live pairs and discovery. Data only:
+ * the cluster client is the session's, which a caller that writes passes on itself.
+ */
 export interface ScanResult {
   /** The tree the target was rendered from: what the repository's other targets declare is read from it too. */
   repoDir: string;
@@ -33,7 +36,6 @@ export interface ScanResult {
   report: DriftReport;
   desired: DesiredObject[];
   pairings: Pairing[];
-  client: KubeClient;
   index: ResourceIndex;
   /** The renderer the target used (auto resolved). */
   renderer: Renderer;
@@ -147,7 +149,6 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
     report,
     desired,
     pairings,
-    client,
     index,
     renderer: rendered.renderer,
     policy,

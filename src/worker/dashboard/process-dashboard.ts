@@ -83,7 +83,11 @@ export async function processDashboard(params: {
   const { resolved } = found;
 
   // 2. A fresh scan, less the snoozed objects, and what each ticked box asks for in it.
-  const { scan } = await withoutSnoozed({ deps, repo: job.repo, scan: await scanOnSharedSession({ deps, resolved }) });
+  const { scan } = await withoutSnoozed({
+    deps,
+    repo: job.repo,
+    scan: (await scanOnSharedSession({ deps, resolved })).scan,
+  });
   signal.throwIfAborted();
   const shown = dashboardBoxes({ report: scan.report, codifiable: codifiableFor(scan.renderer) });
   const asked: DashboardItem[] = [];

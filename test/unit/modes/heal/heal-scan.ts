@@ -72,7 +72,7 @@ export async function healScan(seen: Seen[]): Promise<ScanResult> {
     desired,
     pairings,
     policy: comparePolicy(target, await loadJq()),
-  } as ScanResult; // client, index, repoDir, config: the cluster and the tree, which plan and count never read
+  } as ScanResult; // index, repoDir, config: discovery and the tree, which plan and count never read
 }
 
 /**
