@@ -74,36 +74,8 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
   const { config, target, session } = params;
   const { client } = session;
   const requestsBefore = client.requests;
-  // 1. The cluster side starts at once: discovery, and the selector LISTs of the kinds the target may not
-  // declare, need nothing from Git; the kinds it declares are listed in full once it has rendered.
-  const rendering = params.rendered
-    ? Promise.resolve(params.rendered)
-    : renderInWorker({ repoDir: params.repoDir, target });
-  const declared = rendering.then((r) => new Set(r.objects.map(({ object }) => kindKeyOf(object))));
-  // A failed render is the scan's error (awaited in Promise.all below); `declared` and the LISTs fail with
-  // it, or on their own, and are awaited later or never (the cluster failed first): heard here, not unhandled.
-  declared.catch(() => undefined);
-  const listing = session.listTracked(target.tracking.selector, declared);
-  listing.catch(() => undefined);
-  const [rendered, revision, jq, discovered] = await Promise.all([
-    rendering,
-    params.revision ?? repoRevision(params.repoDir),
-    loadJq(),
-    session.discover(),
-  ]);
-  // 2. Discovery from the disk cache that lacks a kind the target declares, or names one the server no
-  // longer serves, is read again from the server, and the LISTs sent again once.
-  let index = discovered;
-  let tracked: Tracked;
-  try {
-    const unknown = rendered.objects.find(({ object }) => !index.find(object.apiVersion, object.kind));
-    if (index.cached && unknown) throw new StaleDiscoveryError(`${kindKeyOf(unknown.object)} not in cached discovery`);
-    tracked = await listing;
-  } catch (error) {
-    if (!(error instanceof StaleDiscoveryError)) throw error;
-    index = await session.rediscover();
-    tracked = await session.listTracked(target.tracking.selector, declared, index);
-  }
+  // 1-2. The render, and the cluster's kinds and tracked objects.
+  const { rendered, revision, jq, index, tracked } = await renderAndList(params);
   // 3. Namespaces and tracking labels settled by the cluster's kinds; the live objects looked up.
   const policy = comparePolicy(target, jq);
   const desired = finalizeDesired({
@@ -154,4 +126,40 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
     policy,
     skipped: rendered.skipped,
   };
+}
+
+/** Steps 1 and 2 of a scan: the target rendered while the cluster is discovered and listed. */
+async function renderAndList(params: ResolvedScanParams) {
+  const { target, session } = params;
+  // 1. The cluster side starts at once: discovery, and the selector LISTs of the kinds the target may not
+  // declare, need nothing from Git; the kinds it declares are listed in full once it has rendered.
+  const rendering = params.rendered
+    ? Promise.resolve(params.rendered)
+    : renderInWorker({ repoDir: params.repoDir, target });
+  const declared = rendering.then((r) => new Set(r.objects.map(({ object }) => kindKeyOf(object))));
+  // A failed render is the scan's error (awaited in Promise.all below); `declared` and the LISTs fail with
+  // it, or on their own, and are awaited later or never (the cluster failed first): heard here, not unhandled.
+  declared.catch(() => undefined);
+  const listing = session.listTracked(target.tracking.selector, declared);
+  listing.catch(() => undefined);
+  const [rendered, revision, jq, discovered] = await Promise.all([
+    rendering,
+    params.revision ?? repoRevision(params.repoDir),
+    loadJq(),
+    session.discover(),
+  ]);
+  // 2. Discovery from the disk cache that lacks a kind the target declares, or names one the server no
+  // longer serves, is read again from the server, and the LISTs sent again once.
+  let index = discovered;
+  let tracked: Tracked;
+  try {
+    const unknown = rendered.objects.find(({ object }) => !index.find(object.apiVersion, object.kind));
+    if (index.cached && unknown) throw new StaleDiscoveryError(`${kindKeyOf(unknown.object)} not in cached discovery`);
+    tracked = await listing;
+  } catch (error) {
+    if (!(error instanceof StaleDiscoveryError)) throw error;
+    index = await session.rediscover();
+    tracked = await session.listTracked(target.tracking.selector, declared, index);
+  }
+  return { rendered, revision, jq, index, tracked };
 }
