@@ -19,7 +19,6 @@ import { loadJq } from "../../drift/jq.ts";
 import type { ClusterSession } from "../../live/cluster-session.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import { resolveDesired, StaleDiscoveryError, type Tracked } from "../../live/fetch-live.ts";
-import type { KubeClient } from "../../live/kube-client.ts";
 import { kindKeyOf } from "../../model/object-key.ts";
 import type { DesiredObject, DriftReport, ScanProblem } from "../../model/types.ts";
 import { pairObjects } from "./pair-objects.ts";
