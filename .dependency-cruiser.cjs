@@ -19,6 +19,7 @@ const layers = [
   "modes", // one folder per mode (warn, codify, revert, heal): plan and act, one handler shape
   "worker", // job pipelines
   "app", // webhook handlers
+  "server", // the HTTP surfaces besides webhooks (status page, audit and recorder, setup) and the process roots
   "cli", // the command and the process entry points
 ];
 
@@ -44,7 +45,7 @@ const layerRules = layers.slice(0, -1).map((layer, index) => ({
 
 // What the GitHub App's server needs and a CLI run against a cluster must never load (start-up time).
 const serverOnly = [
-  "^src/(app|queue|state|modes|worker)/",
+  "^src/(app|queue|state|modes|worker|server)/",
   "(^|/)node_modules/(probot|bullmq|ioredis|octokit|@octokit/[^/]+)/",
 ];
 

@@ -1,5 +1,5 @@
 // BENCH_ONLY=audit npm run bench: the audit receiver's throughput. The receiver
-// (src/app/attribution/audit-receiver.ts) on a loopback port, writing to the
+// (src/server/attribution/audit-receiver.ts) on a loopback port, writing to the
 // Redis at REDIS_URL (default 127.0.0.1:6379) under a key prefix of its own,
 // takes EventLists of 400 events (a quarter reads, as a policy at Metadata
 // for everything would send) from 8 senders for BENCH_AUDIT_SECONDS (default
@@ -10,8 +10,8 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
-import { auditKinds } from "../src/app/attribution/audit-kinds.ts";
-import { auditRoutes } from "../src/app/attribution/audit-receiver.ts";
+import { auditKinds } from "../src/server/attribution/audit-kinds.ts";
+import { auditRoutes } from "../src/server/attribution/audit-receiver.ts";
 import { writeRecords } from "../src/state/write-records.ts";
 
 const seconds = Number(process.env.BENCH_AUDIT_SECONDS ?? 15);

@@ -1,18 +1,18 @@
 // undrift attribution install|uninstall --cluster NAME: puts (or takes away) the
 // admission recorder's ValidatingWebhookConfiguration in the cluster the
 // kubeconfig reaches, for clusters whose API server's audit backend is not the
-// user's to configure (EKS, GKE, AKS). See app/attribution/recorder-webhook.ts
+// user's to configure (EKS, GKE, AKS). See server/attribution/recorder-webhook.ts
 // for why it cannot block or slow a write.
 import { readFileSync } from "node:fs";
 import { stringify } from "yaml";
-import { recorderToken } from "../app/attribution/recorder-token.ts";
-import { RECORDER_WEBHOOK_API, recorderWebhook, recorderWebhookName } from "../app/attribution/recorder-webhook.ts";
 import { RECORDER_SECRET_MIN, recorderSecret } from "../config/recorder-env.ts";
 import { applyObject } from "../live/apply-object.ts";
 import { deleteObject } from "../live/delete-object.ts";
 import type { ApiResource } from "../live/discovery.ts";
 import { KubeClient } from "../live/kube-client.ts";
 import { loadKubeconfig } from "../live/load-kubeconfig.ts";
+import { recorderToken } from "../server/attribution/recorder-token.ts";
+import { RECORDER_WEBHOOK_API, recorderWebhook, recorderWebhookName } from "../server/attribution/recorder-webhook.ts";
 import { attribution, attributionActions } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";

@@ -1,7 +1,6 @@
 // undrift scan --repo DIR [--target NAME | --all [--cluster NAME]] [--kubeconfig FILE] [--context NAME]
 //   [--output text|json|markdown] [--color auto|always|never]
 
-import { runScan } from "../cli/run-scan.ts";
 import { readRepoConfig } from "../config/load-config.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import { oneLine } from "../model/one-line.ts";
@@ -13,6 +12,7 @@ import { clusterLabel } from "./cluster-label.ts";
 import { scan, scanOutputs } from "./command-specs.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
 import { resolveTargets } from "./resolve-targets.ts";
+import { runScan } from "./run-scan.ts";
 import { worstExitCode } from "./worst-exit-code.ts";
 
 type Output = (typeof scanOutputs)[number];

@@ -1,11 +1,11 @@
 // undrift start (npm start): the webhook receiver and the scan workers of every
 // cluster in the registry, in one process, for one machine. Without APP_ID and
-// PRIVATE_KEY it serves the setup page (app/app-setup.ts) and starts no worker.
+// PRIVATE_KEY it serves the setup page (server/app-setup.ts) and starts no worker.
 
+import { startWeb } from "../server/web.ts";
 import { start as spec } from "./command-specs.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
 import { serveUntilSignal } from "./serve-until-signal.ts";
-import { startWeb } from "./start-web.ts";
 
 export async function startCommand(argv: string[]): Promise<number> {
   parseCommandArgs(argv, spec.flags);

@@ -1,10 +1,10 @@
 // undrift web: the webhook receiver alone (Probot's server). Without APP_ID and
-// PRIVATE_KEY it serves the setup page (app/app-setup.ts), which registers the app from app.yml.
+// PRIVATE_KEY it serves the setup page (server/app-setup.ts), which registers the app from app.yml.
 
+import { startWeb } from "../server/web.ts";
 import { web as spec } from "./command-specs.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
 import { serveUntilSignal } from "./serve-until-signal.ts";
-import { startWeb } from "./start-web.ts";
 
 export async function webCommand(argv: string[]): Promise<number> {
   parseCommandArgs(argv, spec.flags);

@@ -13,12 +13,12 @@ import { githubAppCheck, redisCheck, registryCheck } from "../metrics/readiness-
 import { type ProbeServer, serveProbes } from "../metrics/serve-probes.ts";
 import { createRedisConnection } from "../queue/connection.ts";
 import { createQueues } from "../queue/create-queues.ts";
+import { probotEnv } from "../server/probot-env.ts";
+import { probotLog } from "../server/probot-log.ts";
+import { startWorkers } from "../server/workers.ts";
 import { worker } from "./command-specs.ts";
 import { parseCommandArgs } from "./parse-command-args.ts";
-import { probotEnv } from "./probot-env.ts";
-import { probotLog } from "./probot-log.ts";
 import { serveUntilSignal } from "./serve-until-signal.ts";
-import { startWorkers } from "./start-workers.ts";
 
 export async function workerCommand(argv: string[]): Promise<number> {
   const args = parseCommandArgs(argv, worker.flags);

@@ -1,4 +1,4 @@
-// The last step of GitHub's manifest flow (app/app-setup.ts): the one-time
+// The last step of GitHub's manifest flow (server/app-setup.ts): the one-time
 // code GitHub hands back converts to the new app's credentials. Asked without
 // credentials (there are none yet), so with a bare client, not the app's.
 import { ProbotOctokit } from "probot";

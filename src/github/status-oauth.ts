@@ -1,4 +1,4 @@
-// Sign-in with GitHub for the status pages (app/status/) through the App's OAuth client, with octokit's OAuthApp:
+// Sign-in with GitHub for the status pages (server/status/) through the App's OAuth client, with octokit's OAuthApp:
 // the authorize URL and the code's exchange both follow the API root (GHE_HOST,
 // GHE_PROTOCOL), so GitHub Enterprise Server, or a test's loopback stand-in, serves them.
 import { OAuthApp, Octokit } from "octokit";

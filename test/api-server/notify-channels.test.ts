@@ -7,7 +7,6 @@
 import { createHmac } from "node:crypto";
 import type { Probot } from "probot";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startWorkers } from "../../src/cli/start-workers.ts";
 import type { ClusterRegistry } from "../../src/config/cluster-registry.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
 import type { NotificationConfig } from "../../src/config/notification-schema.ts";
@@ -17,6 +16,7 @@ import { metrics } from "../../src/metrics/undrift-metrics.ts";
 import type { DriftReport } from "../../src/model/types.ts";
 import { NOTIFY_QUEUE } from "../../src/queue/notify-jobs.ts";
 import { type NotifyWorker, startNotifyWorker } from "../../src/queue/notify-worker.ts";
+import { startWorkers } from "../../src/server/workers.ts";
 import { lastValidConfig } from "../../src/state/last-valid-config.ts";
 import { notifyFailure } from "../../src/worker/notify/notify-failure.ts";
 import { notifyScan } from "../../src/worker/notify/notify-scan.ts";

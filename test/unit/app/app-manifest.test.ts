@@ -10,8 +10,8 @@ import type { Probot } from "probot";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { undriftApp } from "../../../src/app/app.ts";
-import { appManifest } from "../../../src/app/app-setup.ts";
 import type { UndriftQueues } from "../../../src/queue/create-queues.ts";
+import { appManifest } from "../../../src/server/app-setup.ts";
 
 const root = join(import.meta.dirname, "../../..");
 const manifest = parseYaml(readFileSync(join(root, "app.yml"), "utf8")) as {

@@ -1,23 +1,19 @@
 // The web side of a process (`undrift web`, or `undrift start` with workers):
 // Probot's own `run` for the webhooks. Without APP_ID and PRIVATE_KEY it serves
-// undrift's setup page instead (app/app-setup.ts), which registers the app from
+// undrift's setup page instead (server/app-setup.ts), which registers the app from
 // the package's app.yml with this server's webhook URL (UNDRIFT_BASE_URL).
 // `.env` in the working folder is read first, as Probot's `run` does. Once
 // the app is loaded, the schedulers are resynced with every installation
 // (resync-at-boot.ts), alongside the server so that webhooks are not kept waiting.
 // The server also answers /healthz, /readyz (Redis, the cluster registry, the
 // App's credentials) and /metrics, for the web side and the workers beside it,
-// and the status page under /status (src/app/status/, docs/status-page.md).
+// and the status page under /status (src/server/status/, docs/status-page.md).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
 import { Probot, run, Server } from "probot";
 import { undriftApp } from "../app/app.ts";
-import { DEFAULT_WEBHOOK_PATH, setupRoutes } from "../app/app-setup.ts";
-import { auditKinds } from "../app/attribution/audit-kinds.ts";
-import { auditRoutes } from "../app/attribution/audit-receiver.ts";
 import { resyncAtBoot } from "../app/resync-at-boot.ts";
-import { statusRoutes } from "../app/status/status-routes.ts";
 import { auditClientNames, readAuditTokens } from "../config/audit-tokens.ts";
 import { type ClusterRegistry, loadClusterRegistry } from "../config/cluster-registry.ts";
 import { parseRecorderEnv } from "../config/recorder-env.ts";
@@ -35,10 +31,14 @@ import { createRedisConnection } from "../queue/connection.ts";
 import { createQueues } from "../queue/create-queues.ts";
 import { watchQueueDepths } from "../queue/watch-queue-depths.ts";
 import { writeRecords } from "../state/write-records.ts";
+import { DEFAULT_WEBHOOK_PATH, setupRoutes } from "./app-setup.ts";
+import { auditKinds } from "./attribution/audit-kinds.ts";
+import { auditRoutes } from "./attribution/audit-receiver.ts";
 import { probotEnv } from "./probot-env.ts";
 import { probotLog } from "./probot-log.ts";
-import { startRecorder } from "./start-recorder.ts";
-import { startWorkers } from "./start-workers.ts";
+import { startRecorder } from "./recorder.ts";
+import { statusRoutes } from "./status/status-routes.ts";
+import { startWorkers } from "./workers.ts";
 
 /** Serves until `close()`; `workers` runs the scan workers in the same process, on the app's own Probot. */
 export async function startWeb(params: { workers?: boolean }): Promise<{ close(): Promise<void> }> {
@@ -186,7 +186,7 @@ function clusterKinds(registry: ClusterRegistry, log: { warn(details: object, me
   });
 }
 
-/** Serves the setup page (app/app-setup.ts) on PORT and HOST, with Probot's server and its static files. */
+/** Serves the setup page (server/app-setup.ts) on PORT and HOST, with Probot's server and its static files. */
 async function startSetup(): Promise<{ close(): Promise<void> }> {
   const env = parseServerEnv(process.env);
   const log = await probotLog();

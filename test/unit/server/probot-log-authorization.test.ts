@@ -7,7 +7,7 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { pinoHttp } from "pino-http";
 import { describe, expect, it } from "vitest";
-import { type ProbotLogger, withoutAuthorization } from "../../../src/cli/probot-log.ts";
+import { type ProbotLogger, withoutAuthorization } from "../../../src/server/probot-log.ts";
 import { eventually } from "../../helpers/eventually.ts";
 
 describe("the web process's request log", () => {

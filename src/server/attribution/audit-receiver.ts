@@ -73,7 +73,7 @@ export function auditRoutes(params: {
     const path = (req.url ?? "").split("?")[0] ?? "";
     if (!path.startsWith("/attribution/audit")) return false;
     const match = PATH.exec(path);
-    // Probot's request log shows it redacted (cli/probot-log.ts withoutAuthorization).
+    // Probot's request log shows it redacted (server/probot-log.ts withoutAuthorization).
     const authorization = req.headers.authorization ?? "";
     if (req.method !== "POST" || !match) {
       req.resume();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseEventList, recordOfEvent } from "../../../../src/app/attribution/audit-event-record.ts";
-import { auditKinds } from "../../../../src/app/attribution/audit-kinds.ts";
+import { parseEventList, recordOfEvent } from "../../../../src/server/attribution/audit-event-record.ts";
+import { auditKinds } from "../../../../src/server/attribution/audit-kinds.ts";
 
 // One event as kube-apiserver v1.34 writes it at level RequestResponse, plus a field a newer minor might add.
 const patch = {

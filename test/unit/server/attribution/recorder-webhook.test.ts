@@ -3,9 +3,9 @@ import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { admissionPost, isRecorderToken, recorderToken } from "../../../../src/app/attribution/recorder-token.ts";
-import { labelSelectorOf, recorderWebhook } from "../../../../src/app/attribution/recorder-webhook.ts";
 import { parseRecorderEnv } from "../../../../src/config/recorder-env.ts";
+import { admissionPost, isRecorderToken, recorderToken } from "../../../../src/server/attribution/recorder-token.ts";
+import { labelSelectorOf, recorderWebhook } from "../../../../src/server/attribution/recorder-webhook.ts";
 
 const ca = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allowAnswer, recordOf } from "../../../src/app/attribution/admission-record.ts";
+import { allowAnswer, recordOf } from "../../../../src/server/attribution/admission-record.ts";
 
 const at = new Date("2026-12-02T10:02:03.412Z");
 const patch = {

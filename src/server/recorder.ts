@@ -9,10 +9,10 @@ import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import { type AdmissionReview, allowAnswer, recordOf } from "../app/attribution/admission-record.ts";
-import { admissionPost } from "../app/attribution/recorder-token.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import type { WriteRecords } from "../state/write-records.ts";
+import { type AdmissionReview, allowAnswer, recordOf } from "./attribution/admission-record.ts";
+import { admissionPost } from "./attribution/recorder-token.ts";
 
 /** Larger than any AdmissionReview (an object and its old version, 1.5 MiB each at most). */
 const MAX_BODY = 8 << 20;

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
-// src/app/status/ and dist/app/status/ both sit three folders below the package root.
+// src/server/status/ and dist/server/status/ both sit three folders below the package root.
 const own = (name: string) => fileURLToPath(new URL(`../../../static/status/${name}`, import.meta.url));
 
 const FILES: Record<string, { path: () => string; type: string }> = {

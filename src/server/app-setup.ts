@@ -21,7 +21,7 @@ import { convertAppManifest } from "../github/convert-app-manifest.ts";
 /** Probot's (and @octokit/webhooks') webhook path. */
 export const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
 
-/** The package's app.yml, wherever the process was started from (src/app/ and dist/app/ are both two levels down). */
+/** The package's app.yml, wherever the process was started from (src/server/ and dist/server/ are both two levels down). */
 const APP_YML = new URL("../../app.yml", import.meta.url);
 
 export interface SetupLog {
