@@ -4,7 +4,7 @@
 // the package's app.yml with this server's webhook URL (UNDRIFT_BASE_URL).
 // `.env` in the working folder is read first, as Probot's `run` does. Once
 // the app is loaded, the schedulers are resynced with every installation
-// (resync-at-boot.ts), alongside the server so that webhooks are not kept waiting.
+// (boot/resync-at-boot.ts), alongside the server so that webhooks are not kept waiting.
 // The server also answers /healthz, /readyz (Redis, the cluster registry, the
 // App's credentials) and /metrics, for the web side and the workers beside it,
 // and the status page under /status (src/server/status/, docs/status-page.md).
@@ -13,7 +13,6 @@ import { join } from "node:path";
 import { parseEnv } from "node:util";
 import { Probot, run, Server } from "probot";
 import { undriftApp } from "../app/app.ts";
-import { resyncAtBoot } from "../app/resync-at-boot.ts";
 import { auditClientNames, readAuditTokens } from "../config/audit-tokens.ts";
 import { type ClusterRegistry, loadClusterRegistry } from "../config/cluster-registry.ts";
 import { parseRecorderEnv } from "../config/recorder-env.ts";
@@ -34,6 +33,7 @@ import { writeRecords } from "../state/write-records.ts";
 import { DEFAULT_WEBHOOK_PATH, setupRoutes } from "./app-setup.ts";
 import { auditKinds } from "./attribution/audit-kinds.ts";
 import { auditRoutes } from "./attribution/audit-receiver.ts";
+import { resyncAtBoot } from "./boot/resync-at-boot.ts";
 import { probotEnv } from "./probot-env.ts";
 import { probotLog } from "./probot-log.ts";
 import { startRecorder } from "./recorder.ts";

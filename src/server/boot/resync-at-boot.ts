@@ -11,12 +11,12 @@
 //     unschedules nothing and the last valid config stays in force.
 // If the installations themselves cannot be listed, nothing changes at all.
 import type { Probot, ProbotOctokit } from "probot";
-import { listInstallationRepositories, listInstallations } from "../github/list-installations.ts";
-import { listScanSchedulers } from "../queue/list-scan-schedulers.ts";
-import type { QueueLog } from "../queue/queue-log.ts";
-import { syncSchedulers } from "../queue/sync-schedulers.ts";
-import type { RepoTargets, SchedulerChanges } from "../queue/upsert-scan-schedulers.ts";
-import type { AppDeps } from "./app-deps.ts";
+import type { AppDeps } from "../../app/app-deps.ts";
+import { listInstallationRepositories, listInstallations } from "../../github/list-installations.ts";
+import { listScanSchedulers } from "../../queue/list-scan-schedulers.ts";
+import type { QueueLog } from "../../queue/queue-log.ts";
+import { syncSchedulers } from "../../queue/sync-schedulers.ts";
+import type { RepoTargets, SchedulerChanges } from "../../queue/upsert-scan-schedulers.ts";
 import { auditBootChanges } from "./audit-boot-changes.ts";
 import { readBootRepo } from "./read-boot-repo.ts";
 

@@ -3,12 +3,12 @@
 // refused one is logged); an invalid or unreadable one keeps the schedulers
 // as they are, so a GitHub outage at boot unschedules nothing.
 import type { ProbotOctokit } from "probot";
-import { partitionTargets } from "../config/partition-targets.ts";
-import { loadRepoConfig } from "../github/load-repo-config.ts";
-import type { QueueLog } from "../queue/queue-log.ts";
-import type { RepoTargets } from "../queue/upsert-scan-schedulers.ts";
-import { lastValidConfig } from "../state/last-valid-config.ts";
-import type { AppDeps } from "./app-deps.ts";
+import type { AppDeps } from "../../app/app-deps.ts";
+import { partitionTargets } from "../../config/partition-targets.ts";
+import { loadRepoConfig } from "../../github/load-repo-config.ts";
+import type { QueueLog } from "../../queue/queue-log.ts";
+import type { RepoTargets } from "../../queue/upsert-scan-schedulers.ts";
+import { lastValidConfig } from "../../state/last-valid-config.ts";
 
 /** The targets to schedule; "keep" to leave the schedulers as they are; "absent" when it has no config. */
 export async function readBootRepo(params: {

@@ -1,8 +1,8 @@
 // The audit of resyncAtBoot: one entry per repository whose schedulers it changed.
-import type { UndriftQueues } from "../queue/create-queues.ts";
-import type { QueueLog } from "../queue/queue-log.ts";
-import type { SchedulerChanges } from "../queue/upsert-scan-schedulers.ts";
-import { recordAudit } from "../state/record-audit.ts";
+import type { UndriftQueues } from "../../queue/create-queues.ts";
+import type { QueueLog } from "../../queue/queue-log.ts";
+import type { SchedulerChanges } from "../../queue/upsert-scan-schedulers.ts";
+import { recordAudit } from "../../state/record-audit.ts";
 
 /** Who the audit names for what the resync changed. */
 const ACTOR = "undrift (resync at boot)";
