@@ -36,7 +36,7 @@ interface Log {
   error(details: object, message: string): void;
 }
 
-export function auditRoutes(params: {
+interface AuditRoutesParams {
   /** Each cluster's token, as the registry names it (config/audit-tokens.ts). */
   tokens: ReadonlyMap<string, string>;
   /** Each cluster's client certificate CN, checked when the post came over TLS with a verified certificate. */
@@ -46,56 +46,51 @@ export function auditRoutes(params: {
   log: Log;
   maxBody?: number;
   maxInFlight?: number;
-}) {
-  const { tokens, records, kinds, log } = params;
-  const maxBody = params.maxBody ?? MAX_AUDIT_BODY;
-  const maxInFlight = params.maxInFlight ?? MAX_AUDIT_IN_FLIGHT;
-  let inFlight = 0;
-  let refusedSince = 0;
-  let refusedCount = 0;
-  const refused = (cluster: string, why: string) => {
-    refusedCount++;
-    const now = Date.now();
-    if (now - refusedSince < REFUSAL_LOG_MS) return;
-    log.warn(
-      { cluster, refused: refusedCount },
-      `audit receiver: refused a post for cluster ${cluster} (401, ${why}); nothing kept`,
-    );
-    refusedSince = now;
-    refusedCount = 0;
-  };
-  // Said once per outage, not once per batch.
-  let failing = false;
-  const answer = (res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) =>
-    res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers }).end(`${text}\n`);
+}
 
-  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+export function auditRoutes(
+  params: AuditRoutesParams,
+): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+  const receiver = new AuditReceiver(params);
+  return (req, res) => receiver.handle(req, res);
+}
+
+const answer = (res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) =>
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers }).end(`${text}\n`);
+
+/** One receiver: the bytes in flight, the refusals not yet logged, and whether Redis is failing. */
+class AuditReceiver {
+  private readonly params: AuditRoutesParams;
+  private readonly maxBody: number;
+  private readonly maxInFlight: number;
+  private inFlight = 0;
+  private refusedSince = 0;
+  private refusedCount = 0;
+  // Said once per outage, not once per batch.
+  private failing = false;
+
+  constructor(params: AuditRoutesParams) {
+    this.params = params;
+    this.maxBody = params.maxBody ?? MAX_AUDIT_BODY;
+    this.maxInFlight = params.maxInFlight ?? MAX_AUDIT_IN_FLIGHT;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const path = (req.url ?? "").split("?")[0] ?? "";
     if (!path.startsWith("/attribution/audit")) return false;
     const match = PATH.exec(path);
-    // Probot's request log shows it redacted (server/probot-log.ts withoutAuthorization).
-    const authorization = req.headers.authorization ?? "";
     if (req.method !== "POST" || !match) {
       req.resume();
       answer(res, 404, "not found");
       return true;
     }
     const cluster = match[1]!;
-    const expected = tokens.get(cluster);
-    const presented = /^Bearer (.+)$/i.exec(authorization)?.[1]?.trim();
-    const byToken = expected !== undefined && presented !== undefined && sameText(presented, expected);
-    const certified = params.clientNames?.get(cluster);
-    const byCertificate = certified !== undefined && certificateName(req) === certified;
-    if (!byToken && !byCertificate) {
-      const registered = expected !== undefined || certified !== undefined;
-      refused(
-        cluster,
-        !registered ? "no audit credential is registered for it" : presented ? "wrong token" : "no token",
-      );
+    if (!this.authorized(req, cluster)) {
       req.resume();
       answer(res, 401, "unauthorized");
       return true;
     }
+    const { maxBody } = this;
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared > maxBody) {
       req.resume();
@@ -103,58 +98,96 @@ export function auditRoutes(params: {
       return true;
     }
     const reserved = Math.max(declared, 64 << 10);
-    if (inFlight + reserved > maxInFlight) {
+    if (this.inFlight + reserved > this.maxInFlight) {
       req.resume();
       answer(res, 429, "busy: retry", { "retry-after": "1" });
       return true;
     }
-    inFlight += reserved;
+    this.inFlight += reserved;
     try {
-      const body = await readBody(req, maxBody);
-      if (body === undefined) {
-        answer(res, 413, `body over ${maxBody} bytes: set --audit-webhook-truncate-enabled`, { connection: "close" });
-        return true;
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body.toString("utf8"));
-      } catch {
-        answer(res, 400, "not JSON: expected an audit.k8s.io/v1 EventList");
-        return true;
-      }
-      const list = parseEventList(parsed);
-      parsed = undefined;
-      if (!list.ok) {
-        log.warn({ cluster }, `audit receiver: refused a post for cluster ${cluster} (400): ${list.reason}`);
-        answer(res, 400, list.reason);
-        return true;
-      }
-      const writes = list.events.filter(isFinishedWrite);
-      await kinds.learn(
-        cluster,
-        writes.map(resourceOf).filter((r) => r !== undefined),
-      );
-      const kept: WriteRecord[] = [];
-      for (const event of writes) {
-        const record = recordOfEvent(event, cluster, (group, resource) => kinds.kindOf(cluster, group, resource));
-        if (record) kept.push(record);
-      }
-      try {
-        await records.addMany(kept);
-        failing = false;
-      } catch (error) {
-        if (!failing) log.error({ err: error, cluster }, "audit receiver: could not keep the records of writes (503)");
-        failing = true;
-        // The apiserver's batch backend retries a 5xx with backoff, then drops the batch: the cluster never waits.
-        answer(res, 503, "could not keep the records: retry", { "retry-after": "1" });
-        return true;
-      }
-      answer(res, 200, `kept ${kept.length} of ${list.events.length}`);
-      return true;
+      await this.receive(req, res, cluster);
     } finally {
-      inFlight -= reserved;
+      this.inFlight -= reserved;
     }
-  };
+    return true;
+  }
+
+  /** The cluster's bearer token or client certificate; a refusal is logged at most once a minute, with its count. */
+  private authorized(req: IncomingMessage, cluster: string): boolean {
+    // Probot's request log shows it redacted (server/probot-log.ts withoutAuthorization).
+    const authorization = req.headers.authorization ?? "";
+    const expected = this.params.tokens.get(cluster);
+    const presented = /^Bearer (.+)$/i.exec(authorization)?.[1]?.trim();
+    const byToken = expected !== undefined && presented !== undefined && sameText(presented, expected);
+    const certified = this.params.clientNames?.get(cluster);
+    const byCertificate = certified !== undefined && certificateName(req) === certified;
+    if (byToken || byCertificate) return true;
+    const registered = expected !== undefined || certified !== undefined;
+    this.refused(
+      cluster,
+      !registered ? "no audit credential is registered for it" : presented ? "wrong token" : "no token",
+    );
+    return false;
+  }
+
+  private refused(cluster: string, why: string): void {
+    this.refusedCount++;
+    const now = Date.now();
+    if (now - this.refusedSince < REFUSAL_LOG_MS) return;
+    this.params.log.warn(
+      { cluster, refused: this.refusedCount },
+      `audit receiver: refused a post for cluster ${cluster} (401, ${why}); nothing kept`,
+    );
+    this.refusedSince = now;
+    this.refusedCount = 0;
+  }
+
+  /** An authorized post within the limits: its EventList read, the records of finished writes kept, then answered. */
+  private async receive(req: IncomingMessage, res: ServerResponse, cluster: string): Promise<void> {
+    const { kinds, log, records } = this.params;
+    const { maxBody } = this;
+    const body = await readBody(req, maxBody);
+    if (body === undefined) {
+      answer(res, 413, `body over ${maxBody} bytes: set --audit-webhook-truncate-enabled`, { connection: "close" });
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString("utf8"));
+    } catch {
+      answer(res, 400, "not JSON: expected an audit.k8s.io/v1 EventList");
+      return;
+    }
+    const list = parseEventList(parsed);
+    parsed = undefined;
+    if (!list.ok) {
+      log.warn({ cluster }, `audit receiver: refused a post for cluster ${cluster} (400): ${list.reason}`);
+      answer(res, 400, list.reason);
+      return;
+    }
+    const writes = list.events.filter(isFinishedWrite);
+    await kinds.learn(
+      cluster,
+      writes.map(resourceOf).filter((r) => r !== undefined),
+    );
+    const kept: WriteRecord[] = [];
+    for (const event of writes) {
+      const record = recordOfEvent(event, cluster, (group, resource) => kinds.kindOf(cluster, group, resource));
+      if (record) kept.push(record);
+    }
+    try {
+      await records.addMany(kept);
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing)
+        log.error({ err: error, cluster }, "audit receiver: could not keep the records of writes (503)");
+      this.failing = true;
+      // The apiserver's batch backend retries a 5xx with backoff, then drops the batch: the cluster never waits.
+      answer(res, 503, "could not keep the records: retry", { "retry-after": "1" });
+      return;
+    }
+    answer(res, 200, `kept ${kept.length} of ${list.events.length}`);
+  }
 }
 
 /** The CN of the client certificate the TLS layer verified against the client CA, or undefined. */
