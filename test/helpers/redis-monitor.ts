@@ -8,7 +8,7 @@
 // `+<time> [<db> <client>] "<command>" "<arg>" ...`, in which Redis escapes every quote, backslash and
 // control character, so a line ends only at CRLF.
 import { EventEmitter } from "node:events";
-import { connect, type Socket } from "node:net";
+import { connect } from "node:net";
 import { redisUrl } from "../../src/config/redis-url.ts";
 
 export interface RedisMonitor {
