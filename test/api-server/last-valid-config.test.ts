@@ -10,6 +10,7 @@ import { redisUrl } from "../../src/config/redis-url.ts";
 import { createRedisConnection } from "../../src/queue/connection.ts";
 import { lastValidConfig } from "../../src/state/last-valid-config.ts";
 import { testPrefix } from "../helpers/redis.ts";
+import { monitorRedis } from "../helpers/redis-monitor.ts";
 
 const connections: Redis[] = [];
 afterAll(async () => {
@@ -20,32 +21,23 @@ const text = (path: string) => `targets:\n  - name: web\n    cluster: prod\n    
 
 /** The commands Redis ran on the config's keys while `run` ran, from MONITOR on a connection of its own. */
 async function commandsDuring(redis: Redis, prefix: string, run: () => Promise<void>): Promise<string[]> {
-  const base = createRedisConnection({ role: "producer", url: redisUrl(), name: "monitor" });
-  connections.push(base);
-  const monitor = await base.monitor();
+  const monitor = await monitorRedis();
   const seen: string[] = [];
-  // Once disconnect() takes the connection out of monitoring, the lines still in flight (other test files'
-  // BullMQ scripts on the same Redis) reach ioredis as replies to no command, and it emits "Command queue state
-  // error". Those come after the run's commands were all seen; an error before that fails the run.
-  let closing = false;
-  const failures: Error[] = [];
-  monitor.on("error", (error: Error) => {
-    if (!closing) failures.push(error);
-  });
   const end = `${prefix}:config:end-of-run`;
   const ended = new Promise<void>((done) => {
-    monitor.on("monitor", (_time: string, args: string[]) => {
+    monitor.on("monitor", (args) => {
       if (args[1] === end) done();
-      else if (args[1]?.startsWith(`${prefix}:config:`)) seen.push(`${args[0]?.toLowerCase()} ${args[1]}`);
+      else if (args[1]?.startsWith(`${prefix}:config:`)) seen.push(`${args[0]} ${args[1]}`);
     });
   });
-  await run();
-  // MONITOR's lines come on their own connection: one more command, seen there, follows the run's.
-  await redis.get(end);
-  await ended;
-  closing = true;
-  monitor.disconnect();
-  if (failures.length > 0) throw failures[0];
+  try {
+    await run();
+    // MONITOR's lines come on their own connection: one more command, seen there, follows the run's.
+    await redis.get(end);
+    await ended;
+  } finally {
+    monitor.close();
+  }
   return seen;
 }
 
