@@ -5,9 +5,9 @@
 // then keeps its schedulers.
 import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { resyncAtBoot } from "../../src/server/boot/resync-at-boot.ts";
 import { listScanSchedulers } from "../../src/queue/list-scan-schedulers.ts";
 import { syncSchedulers } from "../../src/queue/sync-schedulers.ts";
+import { resyncAtBoot } from "../../src/server/boot/resync-at-boot.ts";
 import { readAudit } from "../../src/state/audit-log.ts";
 import { fakeRepo } from "../helpers/app-github.ts";
 import { sha40 } from "../helpers/app-github-replies.ts";
