@@ -17,7 +17,7 @@
 // kubectl, the person making the edit, does not.
 //
 // The worker runs under the memory limit the chart gives it (charts/undrift/values.yaml, worker.resources.limits),
-// in a cgroup of its own (bench/lib/memory-cgroup.ts), because Node sizes V8's heap from that limit:
+// in a cgroup of its own (test/helpers/memory-cgroup.ts), because Node sizes V8's heap from that limit:
 // BENCH_WATCH_APP_MEMORY_LIMIT=none runs it without one, as no pod does; where no cgroup can be made, the results
 // say so.
 //
@@ -38,9 +38,9 @@ import { type AppWorkerProcess, startAppWorkerProcess } from "../test/helpers/ap
 import { kubeconfigPath, kubectl } from "../test/helpers/cluster.ts";
 import { type LoggedRequest, useGitHubMock } from "../test/helpers/github-mock.ts";
 import { startGitHubRelay } from "../test/helpers/github-relay.ts";
+import { memoryCgroup, quantityBytes } from "../test/helpers/memory-cgroup.ts";
 import { openTestRedis, waitFor } from "../test/helpers/redis.ts";
 import { percentile } from "./lib/measure.ts";
-import { memoryCgroup, quantityBytes } from "./lib/memory-cgroup.ts";
 import {
   closeTimedCluster,
   log,

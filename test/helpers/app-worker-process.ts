@@ -30,7 +30,7 @@ export async function startAppWorkerProcess(settings: {
   /** Watch the cluster as `undrift worker` does, under a lease of this many ms; ready once it holds the lease. */
   watchLeaseMs?: number;
   /**
-   * A cgroup's `cgroup.procs` (bench/lib/memory-cgroup.ts): the child enters it before Node starts, so V8 sizes
+   * A cgroup's `cgroup.procs` (test/helpers/memory-cgroup.ts): the child enters it before Node starts, so V8 sizes
    * its heap from the cgroup's memory limit, as in a pod.
    */
   cgroupProcs?: string;
