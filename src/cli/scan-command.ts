@@ -1,7 +1,6 @@
 // undrift scan --repo DIR [--target NAME | --all [--cluster NAME]] [--kubeconfig FILE] [--context NAME]
 //   [--output text|json|markdown] [--color auto|always|never]
 
-import { readRepoConfig } from "../config/load-config.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import { oneLine } from "../model/one-line.ts";
 import type { DriftReport } from "../model/types.ts";
@@ -75,7 +74,11 @@ async function scanTargets(params: {
 }): Promise<number> {
   const { args, choice, output, text, kubeConfig, records } = params;
   const scanOne = async (targetName: string, session?: ClusterSession) => {
-    const { report: scanned, skipped } = await runScan({
+    const {
+      report: scanned,
+      skipped,
+      target,
+    } = await runScan({
       repoDir: args.repo,
       targetName,
       kubeConfig,
@@ -83,10 +86,8 @@ async function scanTargets(params: {
       ...(session ? { session } : {}),
     });
     if (process.env.UNDRIFT_DEBUG) debugLines(scanned, skipped);
-    if (!records) return scanned;
-    const config = choice.config ?? (await readRepoConfig(args.repo));
-    const cluster = config.targets.find((t) => t.name === targetName)?.cluster;
-    return cluster ? records.attribute(scanned, cluster) : scanned;
+    // The scan resolved the target: its cluster names where the records of writes are, with no second read.
+    return records ? records.attribute(scanned, target.cluster) : scanned;
   };
   if (!choice.all) {
     const report = await scanOne(choice.names[0]!);
