@@ -13,18 +13,17 @@ import type { QueueLog } from "../queue/queue-log.ts";
 import type { WriteRecords } from "../state/write-records.ts";
 import { type AdmissionReview, allowAnswer, recordOf } from "./attribution/admission-record.ts";
 import { admissionPost } from "./attribution/recorder-token.ts";
+import { refusalLog } from "./attribution/refusal-log.ts";
 
 /** Larger than any AdmissionReview (an object and its old version, 1.5 MiB each at most). */
 const MAX_BODY = 8 << 20;
-/** At most one log line a minute about refused posts, with their count: a flood must not flood the log. */
-const REFUSAL_LOG_MS = 60_000;
 
 export interface Recorder {
   port: number;
   close(): Promise<void>;
 }
 
-export async function startRecorder(params: {
+export interface RecorderParams {
   port: number;
   host?: string;
   certFile: string;
@@ -40,7 +39,47 @@ export async function startRecorder(params: {
    * https only, so an apiserver that reaches undrift without a TLS-terminating proxy posts to this port.
    */
   audit?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
-}): Promise<Recorder> {
+}
+
+export async function startRecorder(params: RecorderParams): Promise<Recorder> {
+  const handle = admissionHandler(params);
+  const server: Server = createServer(
+    {
+      cert: readFileSync(params.certFile),
+      key: readFileSync(params.keyFile),
+      // Asked, never required: the admission webhooks present none, and the audit receiver decides per cluster.
+      ...(params.clientCaFile
+        ? { ca: readFileSync(params.clientCaFile), requestCert: true, rejectUnauthorized: false }
+        : {}),
+    },
+    (req, res) => {
+      if (params.audit && (req.url ?? "").startsWith("/attribution/audit")) {
+        params.audit(req, res).catch((error: unknown) => {
+          params.log.error({ err: error }, "audit receiver: a post failed (500)");
+          if (!res.headersSent) res.writeHead(500).end();
+        });
+        return;
+      }
+      handle(req, res);
+    },
+  );
+  server.listen(params.port, params.host ?? "0.0.0.0");
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The admission posts: each allowed at once, its review's metadata kept after the answer. */
+function admissionHandler(params: RecorderParams): (req: IncomingMessage, res: ServerResponse) => void {
   const { records, log } = params;
   // Said once per outage, not once per write: a busy cluster would flood the log.
   let failing = false;
@@ -58,81 +97,44 @@ export async function startRecorder(params: {
       },
     );
   };
-  let refusedSince = 0;
-  let refusedCount = 0;
-  const refused = (cluster: string | undefined) => {
-    refusedCount++;
-    const now = Date.now();
-    if (now - refusedSince < REFUSAL_LOG_MS) return;
+  const refused = refusalLog((count, cluster: string | undefined) =>
     log.warn(
-      { cluster, refused: refusedCount },
+      { cluster, refused: count },
       "admission recorder: refused a review without its cluster's token (401); nothing kept",
-    );
-    refusedSince = now;
-    refusedCount = 0;
-  };
-  const server: Server = createServer(
-    {
-      cert: readFileSync(params.certFile),
-      key: readFileSync(params.keyFile),
-      // Asked, never required: the admission webhooks present none, and the audit receiver decides per cluster.
-      ...(params.clientCaFile
-        ? { ca: readFileSync(params.clientCaFile), requestCert: true, rejectUnauthorized: false }
-        : {}),
-    },
-    (req, res) => {
-      if (params.audit && (req.url ?? "").startsWith("/attribution/audit")) {
-        params.audit(req, res).catch((error: unknown) => {
-          log.error({ err: error }, "audit receiver: a post failed (500)");
-          if (!res.headersSent) res.writeHead(500).end();
-        });
-        return;
-      }
-      const post = admissionPost(params.secret, req.method, req.url);
-      if (!post.ok && post.status === 404) {
-        req.resume();
-        res.writeHead(404).end();
-        return;
-      }
-      if (!post.ok) {
-        // Not the API server of that cluster: nothing is kept. With failurePolicy Ignore a real write still passes.
-        refused(post.cluster);
-        res.writeHead(401, { "content-type": "text/plain" }).end("unauthorized\n");
-        req.resume();
-        return;
-      }
-      const cluster = post.cluster;
-      const at = new Date();
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= MAX_BODY) chunks.push(chunk);
-      });
-      req.on("end", () => {
-        let review: AdmissionReview = {};
-        try {
-          if (size <= MAX_BODY) review = JSON.parse(Buffer.concat(chunks).toString("utf8")) as AdmissionReview;
-        } catch {
-          // Not a review: allowed all the same, and nothing is kept.
-        }
-        chunks.length = 0;
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(allowAnswer(review)));
-        keep(review, cluster, at);
-      });
-    },
+    ),
   );
-  server.listen(params.port, params.host ?? "0.0.0.0");
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+  return (req, res) => {
+    const post = admissionPost(params.secret, req.method, req.url);
+    if (!post.ok && post.status === 404) {
+      req.resume();
+      res.writeHead(404).end();
+      return;
+    }
+    if (!post.ok) {
+      // Not the API server of that cluster: nothing is kept. With failurePolicy Ignore a real write still passes.
+      refused(post.cluster);
+      res.writeHead(401, { "content-type": "text/plain" }).end("unauthorized\n");
+      req.resume();
+      return;
+    }
+    const cluster = post.cluster;
+    const at = new Date();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY) chunks.push(chunk);
+    });
+    req.on("end", () => {
+      let review: AdmissionReview = {};
+      try {
+        if (size <= MAX_BODY) review = JSON.parse(Buffer.concat(chunks).toString("utf8")) as AdmissionReview;
+      } catch {
+        // Not a review: allowed all the same, and nothing is kept.
+      }
+      chunks.length = 0;
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(allowAnswer(review)));
+      keep(review, cluster, at);
+    });
   };
 }

@@ -21,14 +21,13 @@ import type { WriteRecord } from "../../model/write-record.ts";
 import type { WriteRecords } from "../../state/write-records.ts";
 import { isFinishedWrite, parseEventList, recordOfEvent, resourceOf } from "./audit-event-record.ts";
 import type { AuditKinds } from "./audit-kinds.ts";
+import { refusalLog } from "./refusal-log.ts";
 
 /** Larger than the batch an apiserver sends with --audit-webhook-truncate-enabled (10 MiB at most). */
 export const MAX_AUDIT_BODY = 12 << 20;
 /** The bodies read at one time, in bytes: what a flood can hold in memory, whatever its rate. */
 export const MAX_AUDIT_IN_FLIGHT = 48 << 20;
 const PATH = /^\/attribution\/audit\/([A-Za-z0-9._-]{1,253})$/;
-/** At most one log line a minute about refused posts, with their count: a flood must not flood the log. */
-const REFUSAL_LOG_MS = 60_000;
 
 interface Log {
   info(details: object, message: string): void;
@@ -64,8 +63,7 @@ class AuditReceiver {
   private readonly maxBody: number;
   private readonly maxInFlight: number;
   private inFlight = 0;
-  private refusedSince = 0;
-  private refusedCount = 0;
+  private readonly refused: (cluster: string, why: string) => void;
   // Said once per outage, not once per batch.
   private failing = false;
 
@@ -73,6 +71,12 @@ class AuditReceiver {
     this.params = params;
     this.maxBody = params.maxBody ?? MAX_AUDIT_BODY;
     this.maxInFlight = params.maxInFlight ?? MAX_AUDIT_IN_FLIGHT;
+    this.refused = refusalLog((count, cluster: string, why: string) =>
+      params.log.warn(
+        { cluster, refused: count },
+        `audit receiver: refused a post for cluster ${cluster} (401, ${why}); nothing kept`,
+      ),
+    );
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -128,18 +132,6 @@ class AuditReceiver {
       !registered ? "no audit credential is registered for it" : presented ? "wrong token" : "no token",
     );
     return false;
-  }
-
-  private refused(cluster: string, why: string): void {
-    this.refusedCount++;
-    const now = Date.now();
-    if (now - this.refusedSince < REFUSAL_LOG_MS) return;
-    this.params.log.warn(
-      { cluster, refused: this.refusedCount },
-      `audit receiver: refused a post for cluster ${cluster} (401, ${why}); nothing kept`,
-    );
-    this.refusedSince = now;
-    this.refusedCount = 0;
   }
 
   /** An authorized post within the limits: its EventList read, the records of finished writes kept, then answered. */
