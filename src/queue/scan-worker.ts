@@ -74,39 +74,19 @@ export function startScanWorkers(params: {
     ...params.timing,
   };
 
-  const observe = (worker: Worker, fields: object): Worker => {
-    // Redis being unreachable is said once by the connection (connection.ts), not per worker and attempt.
-    worker.on("error", (error) => {
-      if (!isRedisConnectionError(error)) log.error({ ...fields, err: error }, "queue worker error");
-    });
-    worker.on("failed", (job, error) =>
-      log.warn({ ...fields, jobId: job?.id, attemptsMade: job?.attemptsMade, err: error }, "job failed"),
-    );
-    return worker;
-  };
-
+  const observe = (worker: Worker, fields: object) => observeWorker(worker, fields, log);
   const rate = params.limiter ?? DEFAULT_SCAN_RATE;
   const fromWatches = params.fromWatches ?? (() => false);
-  const rateKey = (cluster: string) => `${queues.prefix}:scan-rate:${encodeURIComponent(cluster)}`;
-  // A job over the limit waits in the delayed set for its window; it is not an attempt. Keep the third
-  // parameter: BullMQ passes the abort signal only to a processor declaring it (function length).
-  const limited =
-    (cluster: string): Processor =>
-    async (job: Job, token?: string, signal?: AbortSignal) => {
-      if (job.name !== SCAN_JOB || !fromWatches(cluster)) {
-        const waitMs = await takeScanSlot(connection, rateKey(cluster), rate);
-        if (waitMs > 0) {
-          await job.moveToDelayed(Date.now() + waitMs, token);
-          throw new DelayedError();
-        }
-      }
-      return processor(job, token, signal);
-    };
   const workers = [...new Set(params.clusters)].map((cluster) => {
-    const worker = new Worker(scanQueueName(cluster), limited(cluster), {
-      ...base,
-      concurrency: params.concurrency ?? 2,
-    });
+    const limited = rateLimited({ processor, connection, rate, key: scanRateKey(queues.prefix, cluster) });
+    const worker = new Worker(
+      scanQueueName(cluster),
+      limited(() => fromWatches(cluster)),
+      {
+        ...base,
+        concurrency: params.concurrency ?? 2,
+      },
+    );
     return observe(worker, { cluster });
   });
   if (params.schedule ?? true)
@@ -118,25 +98,78 @@ export function startScanWorkers(params: {
   return {
     workers,
     close(options = {}) {
-      closing ??= (async () => {
-        const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
-        const timer = setTimeout(() => {
+      closing ??= closeWorkers({
+        workers,
+        connection,
+        owned,
+        log,
+        graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
+        handBack: () => {
           handingBack = true;
-          log.info({ graceMs }, "running jobs outlasted the grace period; handing them back");
-          for (const worker of workers) worker.cancelAllJobs("undrift worker is shutting down");
-        }, graceMs);
-        try {
-          // With Redis unreachable nothing a job does can be saved: waiting for it would hold the shutdown
-          // for as long as the outage lasts. Its lock expires and the stalled check of a live worker reruns it.
-          const force = connection.status !== "ready";
-          if (force) log.warn({}, "Redis is unreachable: closing without waiting for running jobs");
-          await Promise.all(workers.map((worker) => worker.close(force)));
-        } finally {
-          clearTimeout(timer);
-        }
-        if (owned) await connection.quit();
-      })();
+        },
+      });
       return closing;
     },
   };
+}
+
+const scanRateKey = (prefix: string, cluster: string) => `${prefix}:scan-rate:${encodeURIComponent(cluster)}`;
+
+/** A worker whose errors and failed jobs are logged: Redis being unreachable is said once by the connection (connection.ts), not per worker and attempt. */
+function observeWorker(worker: Worker, fields: object, log: QueueLog): Worker {
+  worker.on("error", (error) => {
+    if (!isRedisConnectionError(error)) log.error({ ...fields, err: error }, "queue worker error");
+  });
+  worker.on("failed", (job, error) =>
+    log.warn({ ...fields, jobId: job?.id, attemptsMade: job?.attemptsMade, err: error }, "job failed"),
+  );
+  return worker;
+}
+
+/**
+ * A cluster's scan processor under its rate limit: a job over the limit waits in the delayed set for its window;
+ * it is not an attempt. Scans answered from the process's watches send no LIST and no GET, so the limit, which
+ * guards the API server, does not hold them.
+ */
+function rateLimited(params: { processor: Processor; connection: Redis; rate: ScanRate; key: string }) {
+  const { processor, connection, rate, key } = params;
+  // Keep the third parameter: BullMQ passes the abort signal only to a processor declaring it (function length).
+  return (fromWatches: () => boolean): Processor =>
+    async (job: Job, token?: string, signal?: AbortSignal) => {
+      if (job.name !== SCAN_JOB || !fromWatches()) {
+        const waitMs = await takeScanSlot(connection, key, rate);
+        if (waitMs > 0) {
+          await job.moveToDelayed(Date.now() + waitMs, token);
+          throw new DelayedError();
+        }
+      }
+      return processor(job, token, signal);
+    };
+}
+
+/** Closes the workers, handing running jobs back once the grace period ends; the connection too when owned. */
+async function closeWorkers(params: {
+  workers: Worker[];
+  connection: Redis;
+  owned: boolean;
+  log: QueueLog;
+  graceMs: number;
+  handBack: () => void;
+}): Promise<void> {
+  const { workers, connection, log, graceMs } = params;
+  const timer = setTimeout(() => {
+    params.handBack();
+    log.info({ graceMs }, "running jobs outlasted the grace period; handing them back");
+    for (const worker of workers) worker.cancelAllJobs("undrift worker is shutting down");
+  }, graceMs);
+  try {
+    // With Redis unreachable nothing a job does can be saved: waiting for it would hold the shutdown
+    // for as long as the outage lasts. Its lock expires and the stalled check of a live worker reruns it.
+    const force = connection.status !== "ready";
+    if (force) log.warn({}, "Redis is unreachable: closing without waiting for running jobs");
+    await Promise.all(workers.map((worker) => worker.close(force)));
+  } finally {
+    clearTimeout(timer);
+  }
+  if (params.owned) await connection.quit();
 }

@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
-import { Probot, run, Server } from "probot";
+import { type ApplicationFunctionOptions, Probot, run, Server } from "probot";
 import { undriftApp } from "../app/app.ts";
 import { auditClientNames, readAuditTokens } from "../config/audit-tokens.ts";
 import { type ClusterRegistry, loadClusterRegistry } from "../config/cluster-registry.ts";
@@ -51,101 +51,11 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
   const closeApp = async () => {
     for (const close of closers.splice(0).reverse()) await close();
   };
-  let resync: Promise<void> | undefined;
-  let redisReady = () => true;
+  let started: Started | undefined;
   const before = new Set(process.listeners("SIGINT"));
   const server = await run(
     async (app, options) => {
-      // Read first, so that a mistake in them opens no connection to linger.
-      const env = parseServerEnv(process.env);
-      const statusEnv = parseStatusEnv(process.env);
-      const recorderEnv = parseRecorderEnv(process.env);
-      const registry = env.clustersFile ? await loadClusterRegistry(env.clustersFile) : undefined;
-      const auditTokens = registry ? await readAuditTokens(registry) : new Map<string, string>();
-      const clientNames = registry ? auditClientNames(registry) : new Map<string, string>();
-      if (clientNames.size > 0 && !recorderEnv?.clientCaFile)
-        throw new ServerEnvError(
-          `UNDRIFT_RECORDER_CLIENT_CA_FILE: required (with UNDRIFT_RECORDER_PORT) when a cluster's audit names a clientCertificate (${[...clientNames.keys()].join(", ")})`,
-        );
-      if (!registry && params.workers)
-        throw new ServerEnvError(
-          "UNDRIFT_CLUSTERS: required: the path of the cluster registry (YAML) workers scan with",
-        );
-      if (!registry)
-        app.log.warn(
-          "UNDRIFT_CLUSTERS is not set: targets are scheduled unchecked, and workers refuse those their registry does not allow",
-        );
-      const producer = createRedisConnection({
-        role: "producer",
-        url: env.redisUrl,
-        name: "undrift-web",
-        log: app.log,
-      });
-      redisReady = () => producer.status === "ready";
-      const queues = createQueues({ connection: producer, log: app.log });
-      const unwatch = watchQueueDepths({ queues, clusters: registry ? Object.keys(registry.clusters) : [] });
-      const closeQueues = async () => {
-        unwatch();
-        await queues.close();
-        await producer.quit();
-      };
-      closers.push(closeQueues);
-      const deps = { queues, ...(registry ? { registry } : {}) };
-      await undriftApp(deps)(app, options);
-      const checks: ReadinessCheck[] = [
-        redisCheck(producer, printableRedisUrl(env.redisUrl)),
-        ...(registry && env.clustersFile
-          ? [registryCheck({ file: env.clustersFile, clusters: Object.keys(registry.clusters).length })]
-          : []),
-        githubAppCheck(() => readApp(app)),
-      ];
-      options.addHandler(probeRoutes({ checks }));
-      options.addHandler(statusRoutes({ env: statusEnv, redis: producer, prefix: queues.prefix, log: app.log }));
-      const audit =
-        registry && auditTokens.size + clientNames.size > 0
-          ? auditRoutes({
-              tokens: auditTokens,
-              clientNames,
-              records: writeRecords({ redis: producer, prefix: queues.prefix }),
-              kinds: clusterKinds(registry, app.log),
-              log: app.log,
-            })
-          : undefined;
-      if (audit) {
-        // The audit webhook backend: self-managed clusters' apiservers post who wrote what (issue 16), here behind
-        // a TLS-terminating proxy, or on the recorder's HTTPS port below.
-        options.addHandler(audit);
-        const clusters = [...new Set([...auditTokens.keys(), ...clientNames.keys()])];
-        app.log.info(`audit receiver on /attribution/audit/<cluster> for ${clusters.join(", ")}`);
-      }
-      if (recorderEnv) {
-        // The admission recorder: who wrote what, kept under the queue prefix where scans read it (issue 16).
-        const recorder = await startRecorder({
-          ...recorderEnv,
-          records: writeRecords({ redis: producer, prefix: queues.prefix }),
-          log: app.log,
-          ...(audit ? { audit } : {}),
-        });
-        app.log.info(
-          `admission recorder on https://${recorderEnv.host}:${recorder.port}/attribution/admission/<cluster>`,
-        );
-        closers.push(() => recorder.close());
-      }
-      resync = resyncAtBoot({ deps, probot: app, log: app.log }).then(
-        (changes) =>
-          app.log.info(
-            { created: changes.created, updated: changes.updated, removed: changes.removed },
-            "schedulers resynced with the installations",
-          ),
-        (error: unknown) =>
-          app.log.error({ err: error }, "resync at boot failed; the schedulers were left as they were"),
-      );
-      if (params.workers && registry) {
-        // Probot's server, on PORT and HOST as its run reads them, answers the probes of the workers beside it.
-        const probes = `http://${process.env.HOST || "localhost"}:${Number(process.env.PORT) || 3000}`;
-        const workers = startWorkers({ probot: app, queues, registry, env, log: app.log, probes });
-        closers.push(() => workers.close());
-      }
+      started = await composeWeb({ app, options, workers: params.workers === true, closers });
     },
     // undrift's Octokit (app-octokit.ts): no blind re-send of a create, a rate limit retried no sooner than it
     // asks, throttling in this process. Probot reads its options from `env`, which has no REDIS_URL (probot-env.ts).
@@ -160,10 +70,128 @@ export async function startWeb(params: { workers?: boolean }): Promise<{ close()
     async close() {
       await server.stop();
       // Resync writes the schedulers to Redis: in an outage it ends only when the producer gives up, so it is not waited for.
-      if (redisReady()) await resync;
+      if (started?.redisReady()) await started.resync;
       await closeApp();
     },
   };
+}
+
+type Options = ApplicationFunctionOptions;
+
+/** What the web side started that its close waits for. */
+interface Started {
+  redisReady: () => boolean;
+  resync: Promise<void>;
+}
+
+/** The web side inside Probot's run: its settings, the queues, the webhook handlers, the other surfaces, the workers. */
+async function composeWeb(params: {
+  app: Probot;
+  options: Options;
+  workers: boolean;
+  closers: Array<() => Promise<void>>;
+}): Promise<Started> {
+  const { app, options, closers } = params;
+  // Read first, so that a mistake in them opens no connection to linger.
+  const settings = await readWebSettings(params.workers, app.log);
+  const { env, registry } = settings;
+  const producer = createRedisConnection({ role: "producer", url: env.redisUrl, name: "undrift-web", log: app.log });
+  const queues = createQueues({ connection: producer, log: app.log });
+  const unwatch = watchQueueDepths({ queues, clusters: registry ? Object.keys(registry.clusters) : [] });
+  closers.push(async () => {
+    unwatch();
+    await queues.close();
+    await producer.quit();
+  });
+  const deps = { queues, ...(registry ? { registry } : {}) };
+  await undriftApp(deps)(app, options);
+  await mountSurfaces({ app, options, settings, producer, queues, closers });
+  const resync = resyncAtBoot({ deps, probot: app, log: app.log }).then(
+    (changes) =>
+      app.log.info(
+        { created: changes.created, updated: changes.updated, removed: changes.removed },
+        "schedulers resynced with the installations",
+      ),
+    (error: unknown) => app.log.error({ err: error }, "resync at boot failed; the schedulers were left as they were"),
+  );
+  if (params.workers && registry) {
+    // Probot's server, on PORT and HOST as its run reads them, answers the probes of the workers beside it.
+    const probes = `http://${process.env.HOST || "localhost"}:${Number(process.env.PORT) || 3000}`;
+    const workers = startWorkers({ probot: app, queues, registry, env, log: app.log, probes });
+    closers.push(() => workers.close());
+  }
+  return { redisReady: () => producer.status === "ready", resync };
+}
+
+/** The web process's settings from the environment and the cluster registry, each mistake named. */
+async function readWebSettings(workers: boolean, log: Probot["log"]) {
+  const env = parseServerEnv(process.env);
+  const statusEnv = parseStatusEnv(process.env);
+  const recorderEnv = parseRecorderEnv(process.env);
+  const registry = env.clustersFile ? await loadClusterRegistry(env.clustersFile) : undefined;
+  const auditTokens = registry ? await readAuditTokens(registry) : new Map<string, string>();
+  const clientNames = registry ? auditClientNames(registry) : new Map<string, string>();
+  if (clientNames.size > 0 && !recorderEnv?.clientCaFile)
+    throw new ServerEnvError(
+      `UNDRIFT_RECORDER_CLIENT_CA_FILE: required (with UNDRIFT_RECORDER_PORT) when a cluster's audit names a clientCertificate (${[...clientNames.keys()].join(", ")})`,
+    );
+  if (!registry && workers)
+    throw new ServerEnvError("UNDRIFT_CLUSTERS: required: the path of the cluster registry (YAML) workers scan with");
+  if (!registry)
+    log.warn(
+      "UNDRIFT_CLUSTERS is not set: targets are scheduled unchecked, and workers refuse those their registry does not allow",
+    );
+  return { env, statusEnv, recorderEnv, registry, auditTokens, clientNames };
+}
+
+/** The surfaces beside the webhooks: probes and metrics, the status page, the audit receiver and the admission recorder. */
+async function mountSurfaces(params: {
+  app: Probot;
+  options: Options;
+  settings: Awaited<ReturnType<typeof readWebSettings>>;
+  producer: ReturnType<typeof createRedisConnection>;
+  queues: ReturnType<typeof createQueues>;
+  closers: Array<() => Promise<void>>;
+}): Promise<void> {
+  const { app, options, producer, queues } = params;
+  const { env, statusEnv, recorderEnv, registry, auditTokens, clientNames } = params.settings;
+  const checks: ReadinessCheck[] = [
+    redisCheck(producer, printableRedisUrl(env.redisUrl)),
+    ...(registry && env.clustersFile
+      ? [registryCheck({ file: env.clustersFile, clusters: Object.keys(registry.clusters).length })]
+      : []),
+    githubAppCheck(() => readApp(app)),
+  ];
+  options.addHandler(probeRoutes({ checks }));
+  options.addHandler(statusRoutes({ env: statusEnv, redis: producer, prefix: queues.prefix, log: app.log }));
+  const audit =
+    registry && auditTokens.size + clientNames.size > 0
+      ? auditRoutes({
+          tokens: auditTokens,
+          clientNames,
+          records: writeRecords({ redis: producer, prefix: queues.prefix }),
+          kinds: clusterKinds(registry, app.log),
+          log: app.log,
+        })
+      : undefined;
+  if (audit) {
+    // The audit webhook backend: self-managed clusters' apiservers post who wrote what (issue 16), here behind
+    // a TLS-terminating proxy, or on the recorder's HTTPS port below.
+    options.addHandler(audit);
+    const clusters = [...new Set([...auditTokens.keys(), ...clientNames.keys()])];
+    app.log.info(`audit receiver on /attribution/audit/<cluster> for ${clusters.join(", ")}`);
+  }
+  if (recorderEnv) {
+    // The admission recorder: who wrote what, kept under the queue prefix where scans read it (issue 16).
+    const recorder = await startRecorder({
+      ...recorderEnv,
+      records: writeRecords({ redis: producer, prefix: queues.prefix }),
+      log: app.log,
+      ...(audit ? { audit } : {}),
+    });
+    app.log.info(`admission recorder on https://${recorderEnv.host}:${recorder.port}/attribution/admission/<cluster>`);
+    params.closers.push(() => recorder.close());
+  }
 }
 
 /** The kinds of audit events' resources: Kubernetes' own, then the cluster's discovery through its registry entry. */
