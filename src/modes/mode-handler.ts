@@ -18,7 +18,7 @@ import type { DriftReport } from "../model/types.ts";
 import type { ModeShare } from "../plan/mode-shares.ts";
 import type { FoughtObject } from "../report/app/heal-sections.ts";
 import type { ScanResult } from "../stages/scan/scan-target.ts";
-import type { IgnoreOutcome } from "./ignore-outcome.ts";
+import type { IgnoreOutcome } from "./ignore/ignore-outcome.ts";
 import type { ModeDeps } from "./mode-deps.ts";
 import type { ModeResult } from "./mode-result.ts";
 
@@ -44,8 +44,8 @@ export interface ModeContext {
   /** What the target's tracking issue reports: the warn and heal shares joined; none when neither is there. */
   issueReport?: DriftReport;
   /**
-   * Opens or updates the ignore pull request that ends heal's fights (worker/ignore-fight.ts: the ignore
-   * action is not a handler yet); none: the issue only shows the rule.
+   * Opens or updates the ignore pull request that ends heal's fights (worker/ignore-fight.ts, through
+   * modes/ignore/propose-ignore.ts); none: the issue only shows the rule.
    */
   ignoreFights?: (fought: FoughtObject[]) => Promise<IgnoreOutcome>;
 }

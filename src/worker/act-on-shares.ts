@@ -15,6 +15,7 @@ import type { ModeResult } from "../modes/mode-result.ts";
 import { type ModeShare, modeShares } from "../plan/mode-shares.ts";
 import type { ScanResult } from "../stages/scan/scan-target.ts";
 import { ignoreFight } from "./ignore-fight.ts";
+import { modeContext } from "./mode-context.ts";
 import type { ResolvedScanTarget } from "./resolve-scan-target.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
@@ -26,8 +27,7 @@ export async function actOnShares(params: {
   /** The client of the session the scan ran on. */
   client: KubeClient;
 }): Promise<{ mode: ModeResult; shares: ModeShare<ScanResult>[] }> {
-  const { deps, scan, client } = params;
-  const { reads, owner, repo, head, repoDir, config, target } = params.resolved;
+  const { deps, scan, client, resolved } = params;
   const { report } = scan;
   const shares = modeShares(scan);
   // Warn and heal both report on the one tracking issue: it shows both shares.
@@ -39,21 +39,15 @@ export async function actOnShares(params: {
           issueShares.map((s) => s.scan.report),
         )
       : issueShares[0]?.scan.report;
-  const context: ModeContext = {
+  const context = modeContext({
     deps,
-    octokit: reads,
-    owner,
-    repo,
-    base: { branch: head.branch, sha: head.sha, treeSha: head.treeSha },
-    repoDir,
-    config,
-    target,
+    resolved,
     scan,
     client,
     shares,
-    ...(issueReport ? { issueReport } : {}),
-    ignoreFights: (fought) => ignoreFight({ deps, resolved: params.resolved, scan, fought }),
-  };
+    issueReport,
+    ignoreFights: (fought) => ignoreFight({ deps, resolved, scan, fought }),
+  });
   const results: ModeResult[] = [];
   for (const share of shares) {
     const result = await actOnShare(share.mode, share, context);

@@ -1,6 +1,6 @@
 // An `ignore` job (the tracking issue's ignore box): the target resolved and
 // scanned as a scan job does it, then the ticked fields proposed as an
-// ignoreDifferences rule on `undrift/ignore/<target>` (propose-ignore.ts).
+// ignoreDifferences rule on `undrift/ignore/<target>` (modes/ignore/propose-ignore.ts).
 // What it came to goes to the audit stream under the person who asked, and
 // into the job's result: the pull request, or why there is none.
 //   1. the target resolved once (resolve-scan-target.ts)
@@ -9,12 +9,13 @@
 //   4. the audit entry
 //   5. the dashboard tick's line rewritten with the pull request (dashboard/settle-ignore-line.ts)
 
-import type { IgnoreOutcome } from "../modes/ignore-outcome.ts";
+import type { IgnoreOutcome } from "../modes/ignore/ignore-outcome.ts";
+import { proposeIgnore } from "../modes/ignore/propose-ignore.ts";
 import type { IgnoreJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
 import { recordAudit } from "../state/record-audit.ts";
 import { settleIgnoreLine } from "./dashboard/settle-ignore-line.ts";
-import { proposeIgnore } from "./propose-ignore.ts";
+import { ignoreContext } from "./mode-context.ts";
 import { resolveScanTarget } from "./resolve-scan-target.ts";
 import type { ScanAudit } from "./scan-job-audit.ts";
 import { scanOnSharedSession } from "./scan-on-shared-session.ts";
@@ -54,7 +55,7 @@ export async function processIgnore(params: {
 
   // 3. The proposal.
   const ticks = job.items.map((item) => ({ ...item, requestedBy: job.requestedBy }));
-  const outcome = await proposeIgnore({ deps, resolved, scan, ticks });
+  const outcome = await proposeIgnore({ context: ignoreContext({ deps, resolved }), scan, ticks });
 
   // 4. The audit entry, under who asked.
   await audit({

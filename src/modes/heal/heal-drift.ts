@@ -24,7 +24,7 @@ import { respectedIgnoreRules } from "../../plan/revert/respect-ignored.ts";
 import { applyPlan } from "../../remediate/revert/apply-plan.ts";
 import { type FoughtObject, healSections, pruneSections } from "../../report/app/heal-sections.ts";
 import type { ScanResult } from "../../stages/scan/scan-target.ts";
-import type { IgnoreOutcome } from "../ignore-outcome.ts";
+import type { IgnoreOutcome } from "../ignore/ignore-outcome.ts";
 import type { ModeDeps } from "../mode-deps.ts";
 import type { ModeResult } from "../mode-result.ts";
 import { pruneTargetOrphans } from "../prune-target-orphans.ts";

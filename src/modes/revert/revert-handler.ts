@@ -1,5 +1,6 @@
 // Revert: the share's drift becomes the target's revert pull request with its
 // record file (revert-drift.ts); the merge applies it (worker/process-revert-merge.ts).
+import type { FoundPr } from "../../github/find-drift-pr.ts";
 import type { DriftReport } from "../../model/types.ts";
 import { keptLive } from "../../plan/revert/kept-live.ts";
 import type { ModeHandler } from "../mode-handler.ts";
@@ -10,6 +11,10 @@ export interface RevertPlan {
   report: DriftReport;
   /** Fields the revert keeps live, by object key (keptLive), for the body. */
   kept: ReadonlyMap<string, string[]>;
+  /** The open PR when the caller has looked it up already (the dashboard does, for the items it carries). */
+  found?: { pr: FoundPr | undefined };
+  /** A hidden line put first in the body (the dashboard's items, dashboard-ticks.ts). */
+  hidden?: string;
 }
 
 export const revertHandler: ModeHandler<RevertPlan> = {
@@ -26,6 +31,8 @@ export const revertHandler: ModeHandler<RevertPlan> = {
       cluster: target.cluster,
       base,
       pullRequests: config.pullRequests,
+      ...(plan.found ? { found: plan.found } : {}),
+      ...(plan.hidden !== undefined ? { hidden: plan.hidden } : {}),
     });
   },
 };

@@ -52,25 +52,7 @@ export async function processDashboard(params: {
   const [owner = "", repo = ""] = job.repo.split("/");
 
   // 0. Only "rescan now": the scan itself is the answer, no need to scan here first.
-  if (job.boxes.every((b) => b.action === "rescan")) {
-    const line = `@${job.requestedBy} asked for a rescan → scan queued`;
-    await recordAudit({
-      queues: deps.queues,
-      log: deps.log,
-      entry: {
-        event: "dashboard-rescan",
-        repo: job.repo,
-        target: job.target,
-        cluster: job.cluster,
-        actor: job.requestedBy,
-        outcome: "scan queued",
-      },
-    });
-    await stateOf(deps, job).addLog(line);
-    await settleIssue({ octokit: await deps.probot.auth(job.installationId), owner, repo, job, lines: [line] });
-    await enqueueScan({ queues: deps.queues, job: scanJob });
-    return { outcome: "acted", lines: [line] };
-  }
+  if (job.boxes.every((b) => b.action === "rescan")) return rescanOnly({ deps, job, scanJob, owner, repo });
 
   // 1. The target, as its scans resolve it.
   const found = await resolveScanTarget({ deps, job: scanJob, signal, audit: scanJobAudit({ deps, job: scanJob }) });
@@ -83,11 +65,8 @@ export async function processDashboard(params: {
   const { resolved } = found;
 
   // 2. A fresh scan, less the snoozed objects, and what each ticked box asks for in it.
-  const { scan } = await withoutSnoozed({
-    deps,
-    repo: job.repo,
-    scan: (await scanOnSharedSession({ deps, resolved })).scan,
-  });
+  const scanned = await scanOnSharedSession({ deps, resolved });
+  const { scan } = await withoutSnoozed({ deps, repo: job.repo, scan: scanned.scan });
   signal.throwIfAborted();
   const shown = dashboardBoxes({ report: scan.report, codifiable: codifiableFor(scan.renderer) });
   const asked: DashboardItem[] = [];
@@ -99,13 +78,9 @@ export async function processDashboard(params: {
   }
 
   // 3. The actions.
-  const state = dashboardState({
-    redis: deps.queues.connection,
-    prefix: deps.queues.prefix,
-    repo: job.repo,
-    target: job.target,
-  });
-  const { lines, rescan, later } = await actOnBoxes({ deps, job, resolved, scan, asked, state });
+  const state = stateOf(deps, job);
+  const { client } = scanned;
+  const { lines, rescan, later } = await actOnBoxes({ deps, job, resolved, scan, client, asked, state });
   if (gone > 0)
     lines.push(
       `@${job.requestedBy} ticked ${gone} box(es) for drift that is not there any more (gone, changed or snoozed); nothing was done for them.`,
@@ -119,6 +94,34 @@ export async function processDashboard(params: {
   // After the issue is settled, so the scan's edit of it comes last (a snooze shows, and leaves the report).
   if (rescan) await enqueueScan({ queues: deps.queues, job: scanJob });
   return { outcome: "acted", lines };
+}
+
+/** Step 0: every box ticked is "rescan now": the scan queued, said in the issue and the audit stream. */
+async function rescanOnly(params: {
+  deps: WorkerDeps;
+  job: DashboardJob;
+  scanJob: ScanJob;
+  owner: string;
+  repo: string;
+}): Promise<DashboardOutcome> {
+  const { deps, job, owner, repo } = params;
+  const line = `@${job.requestedBy} asked for a rescan → scan queued`;
+  await recordAudit({
+    queues: deps.queues,
+    log: deps.log,
+    entry: {
+      event: "dashboard-rescan",
+      repo: job.repo,
+      target: job.target,
+      cluster: job.cluster,
+      actor: job.requestedBy,
+      outcome: "scan queued",
+    },
+  });
+  await stateOf(deps, job).addLog(line);
+  await settleIssue({ octokit: await deps.probot.auth(job.installationId), owner, repo, job, lines: [line] });
+  await enqueueScan({ queues: deps.queues, job: params.scanJob });
+  return { outcome: "acted", lines: [line] };
 }
 
 function stateOf(deps: WorkerDeps, job: DashboardJob) {

@@ -1,6 +1,5 @@
-// What an ignore request came to (propose-ignore.ts, in worker/ until the
-// ignore action gets its own folder here): heal's fights end in one, and heal
-// reports it, so the type sits where heal can import it.
+// What an ignore request came to (propose-ignore.ts): heal's fights end in one,
+// and heal reports it.
 
 /** What an ignore request came to; `lines` say it for people (job result, audit, issue). */
 export interface IgnoreOutcome {
