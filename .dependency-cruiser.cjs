@@ -18,6 +18,7 @@ const layers = [
   "state", // Redis stores
   "modes", // one folder per mode (warn, codify, revert, heal): plan and act, one handler shape
   "worker", // job pipelines
+  "schedules", // a repository's config made into its scan schedulers: on install, a config push, an uninstall
   "app", // webhook handlers
   "server", // the HTTP surfaces besides webhooks (status page, audit and recorder, setup) and the process roots
   "cli", // the command and the process entry points
@@ -45,7 +46,7 @@ const layerRules = layers.slice(0, -1).map((layer, index) => ({
 
 // What the GitHub App's server needs and a CLI run against a cluster must never load (start-up time).
 const serverOnly = [
-  "^src/(app|queue|state|modes|worker|server)/",
+  "^src/(app|queue|state|modes|worker|schedules|server)/",
   "(^|/)node_modules/(probot|bullmq|ioredis|octokit|@octokit/[^/]+)/",
 ];
 

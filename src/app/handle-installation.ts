@@ -5,8 +5,8 @@ import type { ProbotOctokit } from "probot";
 import type { KeyValueStore } from "../github/key-value-store.ts";
 import { listInstallationRepositories } from "../github/list-installations.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
+import { syncRepoSchedulers } from "../schedules/sync-repo-schedulers.ts";
 import type { AppDeps } from "./app-deps.ts";
-import { syncRepoSchedulers } from "./sync-repo-schedulers.ts";
 
 export async function handleInstallation(params: {
   deps: AppDeps;

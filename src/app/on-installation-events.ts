@@ -2,9 +2,9 @@
 // no longer sees (deleted, suspended, removed) loses its schedulers.
 import type { ProbotOctokit } from "probot";
 import type { QueueLog } from "../queue/queue-log.ts";
+import { unscheduleRepos } from "../schedules/unschedule-repos.ts";
 import type { AppWiring } from "./app-deps.ts";
 import { handleInstallation } from "./handle-installation.ts";
-import { unscheduleRepos } from "./unschedule-repos.ts";
 
 export function onInstallationEvents(params: AppWiring): void {
   const { app, deps, store, once } = params;

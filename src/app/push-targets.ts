@@ -7,8 +7,8 @@ import type { TargetConfig } from "../config/schema.ts";
 import type { KeyValueStore } from "../github/key-value-store.ts";
 import { loadRepoConfig } from "../github/load-repo-config.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
+import { syncRepoSchedulers } from "../schedules/sync-repo-schedulers.ts";
 import type { AppDeps } from "./app-deps.ts";
-import { syncRepoSchedulers } from "./sync-repo-schedulers.ts";
 
 /** The allowed targets; undefined when the config is absent or invalid (nothing to scan). */
 export async function pushTargets(params: {

@@ -6,6 +6,7 @@
 //   3. valid: targets whose cluster the registry refuses get a failing check
 //      run and no scheduler; the others are upserted (and scanned at once when new or changed)
 import type { ProbotOctokit } from "probot";
+import type { ClusterRegistry } from "../config/cluster-registry.ts";
 import { type PartitionedTargets, partitionTargets } from "../config/partition-targets.ts";
 import type { RepoConfig } from "../config/schema.ts";
 import { withConditionalGets } from "../github/conditional-gets.ts";
@@ -13,11 +14,11 @@ import { defaultBranchHead } from "../github/default-branch-head.ts";
 import type { KeyValueStore } from "../github/key-value-store.ts";
 import { loadRepoConfig } from "../github/load-repo-config.ts";
 import { postConfigCheck } from "../github/post-config-check.ts";
+import type { UndriftQueues } from "../queue/create-queues.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { removeScanSchedulers } from "../queue/remove-scan-schedulers.ts";
 import type { SchedulerChanges } from "../queue/upsert-scan-schedulers.ts";
 import { lastValidConfig } from "../state/last-valid-config.ts";
-import type { AppDeps } from "./app-deps.ts";
 import { postRefusals } from "./post-refusals.ts";
 import { repoAudit } from "./repo-audit.ts";
 import { scheduleTargets } from "./schedule-targets.ts";
@@ -28,7 +29,8 @@ export type RepoSyncResult =
   | ({ status: "valid"; config: RepoConfig; changes: SchedulerChanges } & PartitionedTargets);
 
 export async function syncRepoSchedulers(params: {
-  deps: AppDeps;
+  /** The queues, and the registry that refuses targets before they are scheduled (absent: none refused here). */
+  deps: { queues: UndriftQueues; registry?: ClusterRegistry | undefined };
   octokit: ProbotOctokit;
   store: KeyValueStore;
   installationId: number;
