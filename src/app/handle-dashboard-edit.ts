@@ -12,7 +12,6 @@
 // Edits by bots (undrift's own unticking among them) are not requests.
 import type { ProbotOctokit } from "probot";
 import { editIssueBody } from "../github/issue-body.ts";
-import { replyOnIssue } from "../github/reply-on-issue.ts";
 import { enqueueDashboard } from "../queue/enqueue-dashboard.ts";
 import type { QueueLog } from "../queue/queue-log.ts";
 import { newlyTicked, type TickedBox, untick } from "../report/app/dashboard-boxes.ts";
@@ -21,7 +20,7 @@ import type { DeliveryClaims } from "../state/delivery-claims.ts";
 import { recordAudit } from "../state/record-audit.ts";
 import type { AppDeps } from "./app-deps.ts";
 import { configuredTarget } from "./configured-target.ts";
-import { writeAccess } from "./write-access.ts";
+import { refuseWithoutWrite, writeAccess } from "./write-access.ts";
 
 interface IssueEdit {
   installationId: number;
@@ -149,23 +148,17 @@ async function refuseTicks(params: {
     body: untick(edit.after ?? "", new Set(boxes.map((b) => b.id))),
     step: `untick the boxes ${sender} ticked on #${number}`,
   });
-  await replyOnIssue({
+  await refuseWithoutWrite({
+    deps: params.deps,
     octokit,
+    log: params.log,
+    permission: params.permission,
+    target: params.target,
     owner,
     repo,
     number,
-    body: `@${sender}: the dashboard's boxes need write access to ${fullName}; the box was unticked and nothing was done.`,
-    step: `reply to ${sender} on #${number}`,
-  });
-  await recordAudit({
-    queues: params.deps.queues,
-    log: params.log,
-    entry: {
-      event: "refusal",
-      repo: fullName,
-      target: params.target,
-      actor: sender,
-      outcome: `dashboard ${boxes.map((b) => b.action).join(", ")} refused on #${number}: ${sender} has ${params.permission} access, not write`,
-    },
+    user: sender,
+    reply: `the dashboard's boxes need write access to ${fullName}; the box was unticked and nothing was done.`,
+    asked: `dashboard ${boxes.map((b) => b.action).join(", ")}`,
   });
 }

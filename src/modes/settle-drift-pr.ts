@@ -1,11 +1,27 @@
 // What codify and revert share around their one PR per target: recording a PR
 // action as an audit event, and the case where the scan found no drift to carry.
 
+import type { PullRequestsConfig } from "../config/schema.ts";
 import { closeDriftPr } from "../github/close-drift-pr.ts";
+import type { FoundPr } from "../github/find-drift-pr.ts";
 import type { GitHubClient } from "../github/github-client.ts";
 import type { DriftReport } from "../model/types.ts";
 import { hasDrift } from "../report/summary-line.ts";
 import type { ModeResult } from "./mode-result.ts";
+
+/** What codify and revert are given to keep their PR, besides what each carries in it. */
+export interface DriftPrParams {
+  octokit: GitHubClient;
+  owner: string;
+  repo: string;
+  cluster: string;
+  base: { branch: string; sha: string; treeSha: string };
+  pullRequests: PullRequestsConfig;
+  /** The open PR when the caller has looked it up already (the dashboard does, for the items it carries). */
+  found?: { pr: FoundPr | undefined };
+  /** A hidden line put first in the body (the dashboard's items, dashboard-ticks.ts). */
+  hidden?: string;
+}
 
 const EVENTS = { created: "pr-opened", updated: "pr-updated", closed: "pr-closed" } as const;
 

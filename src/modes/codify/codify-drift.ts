@@ -4,32 +4,21 @@
 // closes the PR with a comment. Drift that nothing could codify gets no PR,
 // and the check run says why.
 import { realpath } from "node:fs/promises";
-import type { PullRequestsConfig } from "../../config/schema.ts";
 import { ensureDriftPr } from "../../github/ensure-drift-pr.ts";
-import type { FoundPr } from "../../github/find-drift-pr.ts";
-import type { GitHubClient } from "../../github/github-client.ts";
 import { objectLabel } from "../../model/object-label.ts";
 import { codifyPrBody } from "../../report/app/codify-pr-body.ts";
 import { codifyScan } from "../../stages/codify/codify-target.ts";
 import type { ScanResult } from "../../stages/scan/scan-target.ts";
 import type { ModeResult } from "../mode-result.ts";
-import { recordPrAction, settleWithoutDrift, withHidden } from "../settle-drift-pr.ts";
+import { type DriftPrParams, recordPrAction, settleWithoutDrift, withHidden } from "../settle-drift-pr.ts";
 
-export async function codifyDrift(params: {
-  octokit: GitHubClient;
-  owner: string;
-  repo: string;
-  scan: ScanResult;
-  /** The snapshot the scan rendered: codify reads its files and proves edits on a scratch copy of it. */
-  repoDir: string;
-  cluster: string;
-  base: { branch: string; sha: string; treeSha: string };
-  pullRequests: PullRequestsConfig;
-  /** The open PR when the caller has looked it up already (the dashboard does, for the items it carries). */
-  found?: { pr: FoundPr | undefined };
-  /** A hidden line put first in the body (the dashboard's items, dashboard-ticks.ts). */
-  hidden?: string;
-}): Promise<ModeResult> {
+export async function codifyDrift(
+  params: DriftPrParams & {
+    scan: ScanResult;
+    /** The snapshot the scan rendered: codify reads its files and proves edits on a scratch copy of it. */
+    repoDir: string;
+  },
+): Promise<ModeResult> {
   const { octokit, owner, repo, scan } = params;
   const { report, target } = scan;
   const result: ModeResult = { done: [], lines: [] };
