@@ -21,10 +21,16 @@ export interface Pairing {
   comparison?: ObjectComparison;
   /** Why the server's dry-run refused the desired object as invalid (applying it would fail so), Secret values redacted. */
   refused?: string;
+  /**
+   * The reconciler's annotation that says to leave the object alone (model/reconciler-annotations.ts): it is
+   * in sync whatever its fields, and not even missing; nothing re-applies, codifies or prunes it.
+   */
+  leftAlone?: string;
 }
 
 /** What the scan finds of a pairing: the one classification the report, codify and revert all read. */
 export function findingOf(p: Pairing): ResourceStatus {
+  if (p.leftAlone !== undefined) return "in-sync";
   // A desired object with a live one always has its comparison (pairObjects makes them together).
   if (p.desired && p.comparison) return p.comparison.changes.length > 0 ? "drifted" : "in-sync";
   return p.desired ? "missing" : "orphaned";
@@ -44,7 +50,7 @@ function resourceOf(p: Pairing): ResourceReport {
     const { changes, live, wouldBe } = p.comparison!;
     return { ...base, status, changes, live, wouldBe };
   }
-  if (status === "in-sync") return { ...base, status, changes: [] };
+  if (status === "in-sync") return { ...base, status, changes: [], ...(p.leftAlone ? { leftAlone: p.leftAlone } : {}) };
   if (status === "missing") return { ...base, status, changes: [], wouldBe: cleanObject(p.desired!.object) };
   return { ...base, status, changes: [], live: cleanObject(p.live!) };
 }

@@ -5,6 +5,7 @@
 // result it is exact: what applying Git would change, plus hand-added fields.
 
 import { isSecret } from "../model/is-secret.ts";
+import { annotatedIgnorePointers, mergeBy } from "../model/reconciler-annotations.ts";
 import type { Change, KubeObject } from "../model/types.ts";
 import { cleanObject } from "./clean-object.ts";
 import { type DiffContext, deepEqual, diffValues, isEmpty, pointerOf, type ValueDiff, valueAt } from "./diff-values.ts";
@@ -54,13 +55,20 @@ export function compareObject(params: {
     shapes,
     sameScalar: (path, a, b) => a === b || (builtin && isQuantityPath(path, params.live.kind) && sameQuantity(a, b)),
   };
+  // Flux's `ssa: Merge`: a field another manager added and Git does not set is theirs (no rule 3).
+  const merge = mergeBy(params.desired) !== undefined;
   const find = (desired: KubeObject, live: KubeObject, wouldBe?: KubeObject) =>
-    findDrift({ desired, live, wouldBe, defaulted: params.defaulted, ownership, shapes, context, policy });
+    findDrift({ desired, live, wouldBe, defaulted: params.defaulted, ownership, shapes, context, policy, merge });
+  // The target's ignoreDifferences for this object, and the fields its own Argo CD annotation names.
+  const annotated = annotatedIgnorePointers(params.desired, params.live);
+  const rules = [
+    ...rulesFor(policy.ignoreRules, params.live, group),
+    ...(annotated.length ? [{ jsonPointers: annotated }] : []),
+  ];
 
   // Most objects are in sync: settle those on the objects as they are, without copying them.
   // Anything found here is looked at again on clean copies with noise and ignored fields removed.
-  const quick =
-    !params.wouldBe && !isSecret(params.desired) && rulesFor(policy.ignoreRules, params.live, group).length === 0;
+  const quick = !params.wouldBe && !isSecret(params.desired) && rules.length === 0;
   if (quick) {
     const found = find(params.desired, params.live);
     if (found.applied.length + found.human.length === 0) {
@@ -68,7 +76,7 @@ export function compareObject(params: {
     }
   }
 
-  const [desired, live, wouldBe] = prepare([params.desired, params.live, params.wouldBe], ownership, group, policy);
+  const [desired, live, wouldBe] = prepare([params.desired, params.live, params.wouldBe], ownership, rules, policy);
   const { applied, human } = find(desired, live, wouldBe);
   const all = [...applied, ...human];
   const shown = structuredClone(wouldBe ?? live);
@@ -92,6 +100,7 @@ function findDrift(params: {
   shapes: ListShapes;
   context: DiffContext;
   policy: ComparePolicy;
+  merge: boolean;
 }): { applied: ValueDiff[]; human: ValueDiff[] } {
   const { desired, live, wouldBe, ownership, policy } = params;
   const applied: ValueDiff[] = wouldBe
@@ -105,21 +114,27 @@ function findDrift(params: {
           // An item the applier owns as a whole is one change, not one per field inside it.
           .filter((d, _, all) => !coveredBy(d.path, all)),
       ];
-  const human = humanAdded(ownership, desired, live, params.shapes, policy, applied).filter(
-    (d) => !params.defaulted || !deepEqual(valueAt(params.defaulted, d.path), d.a),
-  );
+  const human = params.merge
+    ? []
+    : humanAdded(ownership, desired, live, params.shapes, policy, applied).filter(
+        (d) => !params.defaulted || !deepEqual(valueAt(params.defaulted, d.path), d.a),
+      );
   return { applied, human };
 }
 
 /** Clean copies of each object with noise and ignored fields removed, so they compare like for like. */
-function prepare(objects: Array<KubeObject | undefined>, ownership: Ownership, group: string, policy: ComparePolicy) {
+function prepare(
+  objects: Array<KubeObject | undefined>,
+  ownership: Ownership,
+  rules: IgnoreRule[],
+  policy: ComparePolicy,
+) {
   const cleaned = objects.map((o) => (o ? cleanObject(o) : undefined));
   if (cleaned[0] && isSecret(cleaned[0])) stringDataToData(cleaned[0]);
   const present = cleaned.filter((o): o is KubeObject => o !== undefined);
   for (const object of present)
     for (const filter of policy.noiseFilters)
       if (filtersKind(filter, object.kind)) removePointer(object, filter.pointer);
-  const rules = rulesFor(policy.ignoreRules, objects[1]!, group);
   if (rules.length > 0) stripIgnored({ objects: present, rules, ownership, jq: policy.jq });
   return cleaned as [KubeObject, KubeObject, KubeObject | undefined];
 }

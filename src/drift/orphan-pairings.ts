@@ -19,6 +19,7 @@
 // gitops-engine infers, it is the set's while that set is tracked (once the set
 // is gone, a claim left behind is a leftover like any other).
 
+import { ignoresExtraneous, leftAloneBy } from "../model/reconciler-annotations.ts";
 import type { KubeObject } from "../model/types.ts";
 import type { Pairing } from "./build-report.ts";
 
@@ -71,6 +72,8 @@ export function orphanPairings(params: { tracked: Map<string, KubeObject>; decla
   for (const [key, object] of params.tracked) {
     if (params.declared.has(key) || controllerOf(object) || serviceEndpoints(object, params)) continue;
     if (statefulSetClaim(object, claimPrefixes)) continue;
+    // An object its reconciler leaves alone, or Argo CD's IgnoreExtraneous, is nobody's drift (reconciler-annotations.ts).
+    if (ignoresExtraneous(object) || leftAloneBy(undefined, object)) continue;
     pairings.push({ live: object });
   }
   return pairings;

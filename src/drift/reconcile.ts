@@ -10,6 +10,7 @@
 //      the orphans among the tracked objects (never one a controller owns).
 
 import { declaredKeyString, groupOf, keyString, objectKey } from "../model/object-key.ts";
+import { createOnlyBy, leftAloneBy } from "../model/reconciler-annotations.ts";
 import type { DesiredObject, KubeObject } from "../model/types.ts";
 import type { Pairing } from "./build-report.ts";
 import { type ComparePolicy, compareObject, type ObjectComparison } from "./compare-object.ts";
@@ -32,9 +33,13 @@ export function compareLocally(params: {
     const key = declaredKeyString(d.object);
     const live = params.live.unknown.has(key) ? undefined : params.live.byDesired.get(key);
     if (!live) continue;
+    // What the reconciler leaves alone (or only creates) is not compared: in sync, and no dry-run is sent.
+    const settled = leftAloneBy(d.object, live) !== undefined || createOnlyBy(d.object) !== undefined;
     comparisons.set(
       key,
-      compareObject({ desired: d.object, live, group: groupOf(d.object.apiVersion), policy: params.policy }),
+      settled
+        ? { changes: [], needsDryRun: false, needsDefaults: false, live, wouldBe: live }
+        : compareObject({ desired: d.object, live, group: groupOf(d.object.apiVersion), policy: params.policy }),
     );
   }
   return comparisons;
@@ -61,15 +66,22 @@ export function reconcile(params: {
     const key = declaredKeyString(d.object);
     if (params.live.unknown.has(key)) continue;
     const live = params.live.byDesired.get(key);
+    const leftAlone = leftAloneBy(d.object, live) ?? (live ? createOnlyBy(d.object) : undefined);
     if (!live) {
-      pairings.push({ desired: d });
+      pairings.push({ desired: d, ...(leftAlone ? { leftAlone } : {}) });
       continue;
     }
     const comparison = params.comparisons.get(key);
     // compareLocally compares every desired object that has a live one: a caller that skipped it has a bug.
     if (!comparison) throw new RangeError(`reconcile: no comparison for ${key}`);
     const refused = params.refusals?.get(key);
-    pairings.push({ desired: d, live, comparison, ...(refused !== undefined ? { refused } : {}) });
+    pairings.push({
+      desired: d,
+      live,
+      comparison,
+      ...(refused !== undefined ? { refused } : {}),
+      ...(leftAlone ? { leftAlone } : {}),
+    });
   }
   const declared = new Set(params.desired.map((d) => keyString(objectKey(d.object))));
   pairings.push(...orphanPairings({ tracked: params.tracked, declared }));

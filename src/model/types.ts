@@ -102,6 +102,8 @@ export interface ResourceReport {
   status: ResourceStatus;
   source?: Source;
   changes: Change[];
+  /** For an object in sync because its reconciler's annotation says to leave it alone: that annotation. */
+  leftAlone?: string;
   /** For a missing object: who deleted it, when the cluster's newest record of the object is its deletion; absent otherwise. */
   deletedBy?: Actor;
   /** Objects that would be changed: the live object and the object applying Git would produce, masked and cleaned, for diffs. */

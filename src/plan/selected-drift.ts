@@ -5,7 +5,7 @@
 //     not reported, healed or notified.
 // In-sync objects stay: they are no one's work. Summary and fingerprint are
 // computed again, so each PR and issue follows its own drift.
-import type { Pairing } from "../drift/build-report.ts";
+import { findingOf, type Pairing } from "../drift/build-report.ts";
 import { summarize } from "../drift/summarize.ts";
 import { keyString, objectKey, refKey } from "../model/object-key.ts";
 import type { ObjectRef } from "../model/object-label.ts";
@@ -41,7 +41,7 @@ export function selectDrift<S extends ShareableScan>(scan: S, items: readonly Dr
     const key = pairingKey(p);
     if (!chosen.has(key)) {
       // In sync: kept, as in the report.
-      if (p.desired && p.comparison?.changes.length === 0) pairings.push(p);
+      if (p.desired && findingOf(p) === "in-sync") pairings.push(p);
       continue;
     }
     const paths = chosen.get(key);

@@ -30,6 +30,7 @@ function resourceJson(resource: ResourceReport) {
     status: resource.status,
     source: resource.source && { file: resource.source.file, document: resource.source.document },
     changes: resource.changes.map(changeJson),
+    leftAlone: resource.leftAlone,
     deletedBy: resource.deletedBy && actorJson(resource.deletedBy),
     // Masked at the engine's exit (mask.ts): a Secret's values are *** here, as in the text's diff.
     wouldBe: resource.status === "missing" ? resource.wouldBe : undefined,

@@ -120,6 +120,12 @@ const resourceSchema = z
       ),
     source: sourceSchema.optional(),
     changes: z.array(changeSchema).describe("The fields that differ, for a drifted object; empty otherwise."),
+    leftAlone: z
+      .string()
+      .optional()
+      .describe(
+        "For an object in sync because its reconciler is told to leave it alone: the label or annotation that says so, on the Git or the live side (annotation kustomize.toolkit.fluxcd.io/reconcile: disabled; Flux's ssa: Ignore or, once the object exists, IfNotPresent; helm.toolkit.fluxcd.io/driftDetection: disabled). Its fields are not compared, and it is never missing, applied, codified or pruned.",
+      ),
     deletedBy: actorSchema
       .optional()
       .describe(

@@ -15,15 +15,23 @@
 //   splits and trims the same way but compares without letter case and reads
 //   labels too: `prune=False` is a person's clear wish to keep the object,
 //   and deleting it on a spelling would lose data Argo CD users meant to keep.
+//   `Delete=false` counts too: Argo CD keeps such an object when its
+//   Application goes, and a prune is the same loss.
+// - `kustomize.toolkit.fluxcd.io/reconcile: disabled` and `.../ssa: Ignore`:
+//   kustomize-controller neither applies nor garbage-collects such an object
+//   (model/reconciler-annotations.ts); read here as Flux reads them.
+import { equalFold } from "../../model/reconciler-annotations.ts";
 import type { KubeObject } from "../../model/types.ts";
 
-const disabled = ["undrift.dev/prune", "kustomize.toolkit.fluxcd.io/prune"];
+const disabled: Array<[string, string]> = [
+  ["undrift.dev/prune", "disabled"],
+  ["kustomize.toolkit.fluxcd.io/prune", "disabled"],
+  ["kustomize.toolkit.fluxcd.io/reconcile", "disabled"],
+  ["kustomize.toolkit.fluxcd.io/ssa", "Ignore"],
+];
 const argoSyncOptions = "argocd.argoproj.io/sync-options";
 // Prune=confirm waits for a person in Argo CD, and undrift has no such step.
-const argoNoPrune = ["Prune=false", "Prune=confirm"];
-
-/** Go's strings.EqualFold for these ASCII words: upper case too, so the long s (ſ) folds to s as Go folds it. */
-const equalFold = (a: string, b: string) => a.toLowerCase() === b.toLowerCase() || a.toUpperCase() === b.toUpperCase();
+const argoNoPrune = ["Prune=false", "Prune=confirm", "Delete=false", "Delete=confirm"];
 
 /** How the object opts out of pruning (`annotation undrift.dev/prune: disabled`), or undefined when it does not. */
 export function pruneOptOut(object: KubeObject): string | undefined {
@@ -32,9 +40,9 @@ export function pruneOptOut(object: KubeObject): string | undefined {
     ["label", object.metadata.labels],
   ] as const;
   for (const [where, values] of maps) {
-    for (const key of disabled) {
+    for (const [key, word] of disabled) {
       const value = values?.[key]?.trim();
-      if (value !== undefined && equalFold(value, "disabled")) return `${where} ${key}: ${value}`;
+      if (value !== undefined && equalFold(value, word)) return `${where} ${key}: ${value}`;
     }
     const options = (values?.[argoSyncOptions] ?? "").split(",").map((o) => o.trim());
     const option = options.find((o) => argoNoPrune.some((no) => equalFold(o, no)));

@@ -21,7 +21,7 @@ export function keptLive(scan: {
   const { fieldManager, isHuman, jq } = scan.policy;
   const rules = respectedIgnoreRules(scan.target);
   const kept = new Map<string, string[]>();
-  if (rules.length === 0) return kept;
+  if (!rules) return kept;
   for (const { desired, live, comparison } of scan.pairings) {
     if (!desired || !live || !comparison || comparison.changes.length === 0) continue;
     const object = desired.object;

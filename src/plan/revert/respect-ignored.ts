@@ -5,6 +5,10 @@
 // (from an earlier apply, or taken over from a person's kubectl scale) is sent
 // with its live value: server-side apply removes an owned field the body leaves
 // out, which would reset an HPA's replicas. A created object gets all of Git.
+// The fields an object's own Argo CD annotation names
+// (`argocd.argoproj.io/ignore-differences-json-pointers`) are exempt as the
+// target's rules are, and only while the target respects them, as Argo CD
+// honours that annotation in a sync only with RespectIgnoreDifferences=true.
 
 import type { TargetConfig } from "../../config/schema.ts";
 import { deepEqual, pointerOf, valueAt } from "../../drift/diff-values.ts";
@@ -13,11 +17,15 @@ import { pointer } from "../../drift/field-path.ts";
 import { type IgnoreRule, type Jq, rulesFor, stripIgnored } from "../../drift/ignore-rules.ts";
 import { Ownership } from "../../drift/managed-fields.ts";
 import { groupOf } from "../../model/object-key.ts";
+import { annotatedIgnorePointers } from "../../model/reconciler-annotations.ts";
 import type { KubeObject, ManagedFieldsEntry } from "../../model/types.ts";
 
-/** The rules an apply respects: the target's ignoreDifferences, unless it sets respectIgnoreDifferences: false. */
-export function respectedIgnoreRules(target: TargetConfig): IgnoreRule[] {
-  return target.respectIgnoreDifferences ? target.ignoreDifferences : [];
+/**
+ * The rules an apply respects: the target's ignoreDifferences (and each object's annotated pointers), or
+ * undefined when the target sets respectIgnoreDifferences: false and an apply writes all of Git.
+ */
+export function respectedIgnoreRules(target: TargetConfig): IgnoreRule[] | undefined {
+  return target.respectIgnoreDifferences ? target.ignoreDifferences : undefined;
 }
 
 export interface RespectedObject {
@@ -33,11 +41,17 @@ export function respectIgnored(params: {
   /** The live object's managedFields as they stand when the apply runs (after a takeover). */
   managedFields: ManagedFieldsEntry[] | undefined;
   fieldManager: string;
-  rules: IgnoreRule[];
+  /** respectedIgnoreRules(target): undefined when the target does not respect them. */
+  rules: IgnoreRule[] | undefined;
   jq: Jq;
 }): RespectedObject {
   const { desired, live, jq } = params;
-  const rules = rulesFor(params.rules, live, groupOf(live.apiVersion));
+  if (!params.rules) return { object: desired, kept: [] };
+  const annotated = annotatedIgnorePointers(desired, live);
+  const rules = [
+    ...rulesFor(params.rules, live, groupOf(live.apiVersion)),
+    ...(annotated.length > 0 ? [{ jsonPointers: annotated }] : []),
+  ];
   if (rules.length === 0) return { object: desired, kept: [] };
   const liveOwnership = Ownership.of(live);
   const object = structuredClone(desired);

@@ -48,7 +48,7 @@ export interface ApplyDesiredParams {
   /** RFC 3339 time for the takeover's managedFields entry. */
   time: string;
   /** ignoreDifferences rules whose fields keep their live values (none when the target opts out). */
-  ignoreRules: IgnoreRule[];
+  ignoreRules: IgnoreRule[] | undefined;
   jq: Jq;
 }
 

@@ -36,7 +36,7 @@ export interface ApplyPlanParams {
   wait: WaitMode;
   deadline: number;
   /** Rules whose fields keep their live values on objects that exist: respectedIgnoreRules(target). */
-  ignoreRules: IgnoreRule[];
+  ignoreRules: IgnoreRule[] | undefined;
   jq: Jq;
   /**
    * A cluster that stops answering mid-way fails the objects it did not answer for (records saying so)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FieldsV1, KubeObject, ManagedFieldsEntry } from "../../../src/model/types.ts";
+import type { Change, FieldsV1, KubeObject, ManagedFieldsEntry } from "../../../src/model/types.ts";
 import {
   byPath,
   compare,
@@ -510,5 +510,49 @@ describe("the exact pass, with the server's dry-run result", () => {
     const wouldBe = fixture("deployment-scaled-live");
     const exact = await compare({ ...pair, wouldBe }, { ignoreDifferences: [{ jsonPointers: ["/spec/replicas"] }] });
     expect(exact.changes).toEqual([]);
+  });
+});
+
+describe("what the reconcilers' per-object annotations change in a comparison", () => {
+  /** The hand-edited Deployment with `annotations` applied from Git (on both sides, as an apply leaves them). */
+  function annotated(annotations: Record<string, string>) {
+    const pair = fixtureCase("deployment-hand-edited");
+    for (const object of [pair.desired, pair.live])
+      object.metadata.annotations = { ...object.metadata.annotations, ...annotations };
+    return pair;
+  }
+  const paths = (changes: Change[]) => byPath(changes).map((c) => c.path);
+  const all = [
+    "/metadata/annotations/team.acme.io~1on-call",
+    "/spec/template/spec/containers/1/env/1",
+    "/spec/template/spec/containers/1/image",
+  ];
+
+  it("Flux's ssa: Merge keeps what a person added beside Git; a field Git sets and a person changed is still drift", async () => {
+    expect(paths((await compare(annotated({}))).changes)).toEqual(all);
+    const merge = await compare(annotated({ "kustomize.toolkit.fluxcd.io/ssa": "merge" }));
+    expect(paths(merge.changes)).toEqual(["/spec/template/spec/containers/1/image"]);
+    expect(merge.needsDefaults).toBe(false);
+  });
+
+  it("Argo CD's ignore-differences-json-pointers ignores the fields it names on that object, items trimmed", async () => {
+    const found = await compare(
+      annotated({
+        "argocd.argoproj.io/ignore-differences-json-pointers":
+          " /metadata/annotations/team.acme.io~1on-call ,spec/not-a-pointer",
+      }),
+    );
+    expect(paths(found.changes)).toEqual(all.slice(1));
+    expect(found.wouldBe.metadata.annotations).not.toHaveProperty("team.acme.io/on-call");
+  });
+
+  it("reads the pointers from the live object too, where a person may have put them", async () => {
+    const pair = fixtureCase("deployment-hand-edited");
+    pair.live.metadata.annotations = {
+      ...pair.live.metadata.annotations,
+      "argocd.argoproj.io/ignore-differences-json-pointers": "/metadata/annotations",
+    };
+    const found = await compare(pair);
+    expect(paths(found.changes)).toEqual(all.slice(1));
   });
 });

@@ -109,3 +109,92 @@ describe("reconcile", () => {
     );
   });
 });
+
+describe("reconcile, with the reconcilers' per-object annotations", () => {
+  const single = (desired: KubeObject, live: KubeObject | undefined) => ({
+    desired: [desiredOf(desired)],
+    live: {
+      byDesired: new Map(live ? [[declaredKeyString(desired), live]] : []),
+      unknown: new Set<string>(),
+    },
+  });
+
+  /** A ConfigMap changed by hand, with `meta` on the side `on` names. */
+  function handEdited(on: "desired" | "live" | "both", meta: Partial<KubeObject["metadata"]>) {
+    const pair = configMapInSync();
+    const [field] = Object.keys(dataOf(pair.live));
+    dataOf(pair.live)[field!] = "changed by hand";
+    for (const side of on === "both" ? (["desired", "live"] as const) : [on]) {
+      const object = pair[side];
+      object.metadata.labels = { ...object.metadata.labels, ...meta.labels };
+      object.metadata.annotations = { ...object.metadata.annotations, ...meta.annotations };
+    }
+    return pair;
+  }
+
+  async function findings(desired: KubeObject, live: KubeObject | undefined) {
+    const input = single(desired, live);
+    const comparisons = compareLocally({ ...input, policy: await policyFor() });
+    const pairings = reconcile({ ...input, comparisons, tracked: new Map() });
+    return pairings.map((p) => ({ status: findingOf(p), leftAlone: p.leftAlone, comparison: p.comparison }));
+  }
+
+  it("finds an object Flux does not reconcile in sync, whichever side says so, with no dry-run to send", async () => {
+    const cases: Array<["desired" | "live" | "both", "label" | "annotation", string, string]> = [
+      ["live", "annotation", "kustomize.toolkit.fluxcd.io/reconcile", "disabled"],
+      ["desired", "label", "kustomize.toolkit.fluxcd.io/reconcile", "Disabled"],
+      ["live", "label", "kustomize.toolkit.fluxcd.io/ssa", "Ignore"],
+      ["both", "annotation", "helm.toolkit.fluxcd.io/driftDetection", "disabled"],
+    ];
+    for (const [on, where, key, value] of cases) {
+      const pair = handEdited(on, where === "label" ? { labels: { [key]: value } } : { annotations: { [key]: value } });
+      const [found] = await findings(pair.desired, pair.live);
+      expect(found?.status).toBe("in-sync");
+      expect(found?.leftAlone).toBe(`${where} ${key}: ${value}`);
+      expect(needsConfirmation(found!.comparison!)).toBe(false);
+    }
+    // Without the annotation, the same edit is drift.
+    const plain = handEdited("both", {});
+    expect((await findings(plain.desired, plain.live))[0]?.status).toBe("drifted");
+  });
+
+  it("does not count an object as missing when Git tells Flux to leave it alone", async () => {
+    const pair = handEdited("desired", { annotations: { "kustomize.toolkit.fluxcd.io/reconcile": "disabled" } });
+    expect(await findings(pair.desired, undefined)).toMatchObject([
+      { status: "in-sync", leftAlone: "annotation kustomize.toolkit.fluxcd.io/reconcile: disabled" },
+    ]);
+  });
+
+  it("takes ssa: IfNotPresent from Git as Flux does: a missing object is missing, one that exists is left as it is", async () => {
+    const meta = { annotations: { "kustomize.toolkit.fluxcd.io/ssa": "IfNotPresent" } };
+    const pair = handEdited("desired", meta);
+    expect(await findings(pair.desired, pair.live)).toMatchObject([
+      { status: "in-sync", leftAlone: "annotation kustomize.toolkit.fluxcd.io/ssa: IfNotPresent" },
+    ]);
+    expect(await findings(pair.desired, undefined)).toMatchObject([{ status: "missing", leftAlone: undefined }]);
+    // Flux reads IfNotPresent from the desired object only: on the live one it changes nothing.
+    const onLive = handEdited("live", meta);
+    expect((await findings(onLive.desired, onLive.live))[0]?.status).toBe("drifted");
+  });
+
+  it("leaves out the orphans Argo CD ignores as extraneous and those Flux does not reconcile", async () => {
+    const tracked = (name: string, labels: Record<string, string> = {}) => configMap(name, { app: "shop", ...labels });
+    const extraneous = tracked("extraneous");
+    extraneous.metadata.annotations = { "argocd.argoproj.io/compare-options": "ServerSideDiff=true, IgnoreExtraneous" };
+    const disabled = tracked("disabled", { "kustomize.toolkit.fluxcd.io/reconcile": "disabled" });
+    // Argo CD reads its options from annotations only.
+    const labelled = tracked("labelled", { "argocd.argoproj.io/compare-options": "IgnoreExtraneous" });
+    const plain = tracked("plain");
+    const objects = new Map([extraneous, disabled, labelled, plain].map((o) => [keyString(objectKey(o)), o]));
+    const pairings = reconcile({
+      desired: [],
+      live: { byDesired: new Map(), unknown: new Set() },
+      comparisons: new Map(),
+      tracked: objects,
+    });
+    expect(pairings.map((p) => [p.live?.metadata.name, findingOf(p)])).toEqual([
+      ["labelled", "orphaned"],
+      ["plain", "orphaned"],
+    ]);
+  });
+});

@@ -255,6 +255,36 @@ describe("prune opt-outs", () => {
     }
   });
 
+  it("keeps what Flux neither applies nor collects, and what Argo CD keeps when its Application goes", () => {
+    const cases: [Partial<KubeObject["metadata"]>, string][] = [
+      [
+        { annotations: { "kustomize.toolkit.fluxcd.io/reconcile": "disabled" } },
+        "annotation kustomize.toolkit.fluxcd.io/reconcile: disabled",
+      ],
+      [
+        { labels: { ...tracked, "kustomize.toolkit.fluxcd.io/ssa": "ignore" } },
+        "label kustomize.toolkit.fluxcd.io/ssa: ignore",
+      ],
+      [
+        { annotations: { "argocd.argoproj.io/sync-options": "ServerSideApply=true,Delete=false" } },
+        "annotation argocd.argoproj.io/sync-options: Delete=false",
+      ],
+      [
+        { annotations: { "argocd.argoproj.io/sync-options": "Delete=confirm" } },
+        "annotation argocd.argoproj.io/sync-options: Delete=confirm",
+      ],
+    ];
+    for (const [meta, says] of cases) {
+      const p = plan([object("ConfigMap", "a", meta)]);
+      expect(p.deletions).toEqual([]);
+      expect(p.skipped[0]).toMatchObject({ guard: "opted-out", reason: `opted out by ${says}` });
+    }
+    // Flux's other apply policies say nothing about pruning.
+    expect(
+      pruneOptOut(object("ConfigMap", "a", { annotations: { "kustomize.toolkit.fluxcd.io/ssa": "IfNotPresent" } })),
+    ).toBeUndefined();
+  });
+
   it("does not read other values as opt-outs", () => {
     expect(
       pruneOptOut(

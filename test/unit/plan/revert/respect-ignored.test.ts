@@ -70,4 +70,20 @@ describe("an apply that respects ignoreDifferences", () => {
     });
     expect(same.kept).toEqual([]);
   });
+
+  it("keeps live the fields the object's Argo CD annotation names, unless the target does not respect them", async () => {
+    const annotated = (object: KubeObject) => {
+      object.metadata.annotations = { "argocd.argoproj.io/ignore-differences-json-pointers": "/spec/replicas" };
+      return object;
+    };
+    const live = annotated(deployment(3, "nginx:1.28", [entry("kube-controller-manager", "Update", replicasField)]));
+    const desired = annotated(deployment(1, "nginx:1.27"));
+    const params = { desired, live, managedFields: live.metadata.managedFields, fieldManager: "undrift" };
+    const jq = await loadJq();
+    const respected = respectIgnored({ ...params, rules: [], jq });
+    expect(respected.object.spec).not.toHaveProperty("replicas");
+    expect(respected.kept).toEqual(["/spec/replicas"]);
+    // respectIgnoreDifferences: false: the apply writes all of Git.
+    expect(respectIgnored({ ...params, rules: undefined, jq })).toEqual({ object: desired, kept: [] });
+  });
 });
