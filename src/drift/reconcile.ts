@@ -10,7 +10,7 @@
 //      the orphans among the tracked objects (never one a controller owns).
 
 import { declaredKeyString, groupOf, keyString, objectKey } from "../model/object-key.ts";
-import { createOnlyBy, leftAloneBy } from "../model/reconciler-annotations.ts";
+import { leftAloneBy } from "../model/reconciler-annotations.ts";
 import type { DesiredObject, KubeObject } from "../model/types.ts";
 import type { Pairing } from "./build-report.ts";
 import { type ComparePolicy, compareObject, type ObjectComparison } from "./compare-object.ts";
@@ -34,7 +34,7 @@ export function compareLocally(params: {
     const live = params.live.unknown.has(key) ? undefined : params.live.byDesired.get(key);
     if (!live) continue;
     // What the reconciler leaves alone (or only creates) is not compared: in sync, and no dry-run is sent.
-    const settled = leftAloneBy(d.object, live) !== undefined || createOnlyBy(d.object) !== undefined;
+    const settled = leftAloneBy(d.object, live) !== undefined;
     comparisons.set(
       key,
       settled
@@ -66,7 +66,7 @@ export function reconcile(params: {
     const key = declaredKeyString(d.object);
     if (params.live.unknown.has(key)) continue;
     const live = params.live.byDesired.get(key);
-    const leftAlone = leftAloneBy(d.object, live) ?? (live ? createOnlyBy(d.object) : undefined);
+    const leftAlone = leftAloneBy(d.object, live);
     if (!live) {
       pairings.push({ desired: d, ...(leftAlone ? { leftAlone } : {}) });
       continue;

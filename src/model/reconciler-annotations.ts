@@ -58,9 +58,11 @@ const exclusions: Array<[string, string]> = [
 ];
 
 /**
- * Why a reconciler leaves the object alone (`annotation kustomize.toolkit.fluxcd.io/reconcile: disabled`),
- * read from the desired object and the live one, or undefined when neither says so. Such an object is never
- * drift: not changed, not missing, not re-applied, not pruned.
+ * Why a reconciler leaves the object alone (`annotation kustomize.toolkit.fluxcd.io/reconcile: disabled`), as
+ * fluxcd/pkg's shouldSkipApply decides: an exclusion on the desired object or the live one, or `ssa:
+ * IfNotPresent` on the desired object once a live one exists (a missing one is created, so it is drift).
+ * Undefined when nothing says so. Such an object is never drift: not changed, not missing, not re-applied,
+ * not pruned.
  */
 export function leftAloneBy(desired: KubeObject | undefined, live: KubeObject | undefined): string | undefined {
   for (const object of [desired, live]) {
@@ -69,12 +71,7 @@ export function leftAloneBy(desired: KubeObject | undefined, live: KubeObject | 
       if (found) return found;
     }
   }
-  return undefined;
-}
-
-/** `kustomize.toolkit.fluxcd.io/ssa: IfNotPresent` on the desired object: created when absent, then left as it is. */
-export function createOnlyBy(desired: KubeObject): string | undefined {
-  return fluxMetadata(desired, FLUX_SSA, "IfNotPresent");
+  return live ? fluxMetadata(desired, FLUX_SSA, "IfNotPresent") : undefined;
 }
 
 /** `kustomize.toolkit.fluxcd.io/ssa: Merge` on the desired object: fields other managers added stay theirs. */
