@@ -18,6 +18,7 @@ import { platformCrds } from "./platform-crds.ts";
 import { alive, type Component, freePort, start, stop } from "./processes.ts";
 import { readerRbac } from "./rbac.ts";
 import { waitForApiserver, waitForComponents } from "./readiness.ts";
+import { reconcilerCrds } from "./reconciler-crds.ts";
 import { withStartLock } from "./start-lock.ts";
 import { webhookConfiguration, widgetCrd } from "./webhook.ts";
 
@@ -206,6 +207,7 @@ async function startCluster(bins: ReturnType<typeof ensureBinaries>): Promise<Up
     widgetCrd,
     webhookConfiguration(webhookPort, caBundle),
     ...platformCrds(),
+    ...reconcilerCrds(),
   ];
   for (const object of installed) await apply(state, object);
 

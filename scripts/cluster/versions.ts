@@ -11,4 +11,8 @@ export const versions = {
   helm: "v4.3.2",
   // promtool checks and unit-tests the chart's PrometheusRule alerts and the dashboard's queries (test/unit/chart/).
   prometheus: "v0.316.0",
+  // The reconcilers whose objects `discover:` reads: their CRDs are installed by cluster:up (reconciler-crds.ts).
+  fluxKustomizeController: "v1.10.1",
+  fluxSourceController: "v1.10.1",
+  argoCd: "v3.6.2",
 } as const;
