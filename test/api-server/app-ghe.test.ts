@@ -4,6 +4,11 @@
 // resync at boot, the installation token, the config, the snapshot, the issue
 // and the check run all go to `https://<GHE_HOST>/api/v3`, checked against the
 // GitHub Enterprise Server REST description; nothing goes to api.github.com.
+//
+// The drift is made on a ConfigMap, which no controller writes: each write to
+// a tracked object after the first scan queues a watch scan of its own, and a
+// Deployment's controller writes its status whenever it gets to it, on a busy
+// machine after that scan; that second scan's requests are not this test's.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,12 +23,18 @@ import { commitRepo } from "../helpers/app-harness.ts";
 import { appPrivateKey } from "../helpers/app-process-setup.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { useGitHubMock } from "../helpers/github-mock.ts";
-import { webDeployment as web } from "../helpers/manifests.ts";
 import { memoryLog, waitFor } from "../helpers/redis.ts";
 import { type RedisServer, startRedisServer } from "../helpers/redis-server.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
 const GHE = "https://ghe.example.test";
+const settings = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  level: info
+`;
 const github = useGitHubMock({ baseUrl: `${GHE}/api/v3`, description: "ghes-3.19" });
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -45,10 +56,19 @@ function setEnv(vars: Record<string, string>): void {
 
 describe("GHE_HOST", () => {
   it("sends every GitHub request of the web side and the workers to the Enterprise server's API", async () => {
-    const s: Scenario = scenario({ files: { "manifests/web.yaml": web }, target: { mode: "warn" } });
+    const s: Scenario = scenario({ files: { "manifests/settings.yaml": settings }, target: { mode: "warn" } });
     cleanups.push(() => s.cleanup());
     await s.applyGit();
-    await kubectl(["-n", s.namespace, "scale", "deployment", "web", "--replicas=4"]);
+    await kubectl([
+      "-n",
+      s.namespace,
+      "patch",
+      "configmap",
+      "settings",
+      "--type=merge",
+      "-p",
+      '{"data":{"level":"debug"}}',
+    ]);
     const commit = await commitRepo(s.repoDir);
     const redis: RedisServer = await startRedisServer();
     cleanups.push(() => redis.stop());
