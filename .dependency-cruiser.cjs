@@ -7,6 +7,7 @@ const layers = [
   "config", // schemas and loaders
   "desired", // Git rendered to objects with their source
   "live", // cluster client, discovery, LIST/GET/apply/delete, sessions
+  "discover", // targets read from the reconcilers' objects (Flux Kustomizations), merged with the configured ones
   "drift", // the pure engine
   "plan", // pure decisions: prune, revert, mode shares, approved drift
   "remediate", // executors: YAML edits, apply, prune, health

@@ -235,6 +235,35 @@ export const validate = {
   exitCodes: "0 the config and every render are valid, 2 an error (one line each: file:line: field: why)",
 } as const satisfies CommandSpec;
 
+export const targetsOutputs = ["text", "json"] as const;
+export const targets = {
+  summary: "list every target: the config's and, with discover:, those the cluster's Flux objects name",
+  flags: {
+    repo: { type: "string", value: "DIR", required: true, description: "the working tree of the GitOps repository" },
+    cluster: {
+      type: "string",
+      value: "NAME",
+      description: "only the targets bound to this cluster name (the one --kubeconfig/--context reaches)",
+    },
+    kubeconfig: {
+      type: "string",
+      value: "FILE",
+      description: "the kubeconfig to use (default: $KUBECONFIG, else ~/.kube/config, else the pod's service account)",
+    },
+    context: { type: "string", value: "NAME", description: "the kubeconfig context (default: its current context)" },
+    output: {
+      type: "string",
+      short: "o",
+      default: "text",
+      value: targetsOutputs.join("|"),
+      choices: targetsOutputs,
+      description: "the format",
+    },
+  },
+  examples: ["undrift targets --repo .", "undrift targets --repo . --cluster prod-eu -o json"],
+  exitCodes: "0 listed (what could not be discovered is said on stderr, one line each), 2 an error",
+} as const satisfies CommandSpec;
+
 export const completionShells = ["bash", "zsh"] as const;
 export const completion = {
   summary: "print a shell completion script (bash or zsh), made from these flag tables",
@@ -279,6 +308,7 @@ export const commandSpecs: Record<string, CommandSpec> = {
   revert,
   preview,
   validate,
+  targets,
   audit,
   attribution,
   completion,

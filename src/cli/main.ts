@@ -25,6 +25,7 @@ Usage:
   undrift worker  [--clusters a,b]                    scan workers for those clusters (default: all in UNDRIFT_CLUSTERS)
   undrift audit   [--repo R] [--since T] [--limit N] [--output text|json]   the audit trail, oldest first
   undrift validate --repo DIR [--target NAME] [--output text|json]   config and renders checked, no cluster
+  undrift targets --repo DIR [--cluster NAME] [--output text|json]   every target, discovered ones included
   undrift completion bash|zsh                         a shell completion script
 
 --target may be left out when .github/undrift.yml has one target. scan, codify, revert and preview
@@ -60,6 +61,7 @@ const commands: Record<string, () => Promise<Command>> = {
   audit: async () => (await import("./audit-command.ts")).auditCommand,
   attribution: async () => (await import("./attribution-command.ts")).attributionCommand,
   validate: async () => (await import("./validate-command.ts")).validateCommand,
+  targets: async () => (await import("./targets-command.ts")).targetsCommand,
   completion: async () => (await import("./completion-command.ts")).completionCommand,
 };
 

@@ -23,6 +23,8 @@ export async function resolveTargets(params: {
   /** Undefined for a command that takes no --all (codify, revert). */
   all?: boolean;
   cluster?: string | undefined;
+  /** With `discover:` in the config, the names of every target on the kubeconfig's cluster, discovered ones too. */
+  discovered?: (config: RepoConfig) => Promise<string[]>;
 }): Promise<TargetChoice> {
   const { target, all, cluster } = params;
   const takesAll = all !== undefined;
@@ -37,6 +39,13 @@ export async function resolveTargets(params: {
     }
     throw error;
   });
+  if (config.discover.length > 0 && params.discovered) {
+    const found = await params.discovered(config);
+    if (all || found.length === 1) return { names: found, all: all === true, config };
+    throw new UsageError(
+      `--target is required: there are ${found.length} targets (${found.join(", ")}); name one${takesAll ? ", or --all for every one" : ""}`,
+    );
+  }
   const names = config.targets.map((t) => t.name);
   if (all) return { names: allTargets(config, cluster), all: true, config };
   if (names.length === 1) return { names, all: false, config };

@@ -2,13 +2,13 @@
 //   [--propagation background|foreground|orphan] [--wait | --no-wait] [--dry-run] [--output text|json]
 
 import { readRepoConfig } from "../config/load-config.ts";
-import { pickTarget } from "../config/pick-target.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import type { PropagationPolicy } from "../live/delete-object.ts";
 import type { WaitMode } from "../model/change-set.ts";
 import { renderRevertText } from "../report/revert/render-revert-text.ts";
 import { revertExitCode } from "../stages/revert/revert-exit-code.ts";
 import { revertTarget } from "../stages/revert/revert-target.ts";
+import { cliTarget } from "./cli-targets.ts";
 import { clusterLabel } from "./cluster-label.ts";
 import { revert, revertOutputs } from "./command-specs.ts";
 import { UsageError } from "./errors.ts";
@@ -52,8 +52,8 @@ export async function revertCommand(argv: string[]): Promise<number> {
   const kubeConfig = target.kubeConfig();
   // The target is resolved here, once; the stage takes it as it is.
   const config = choice.config ?? (await readRepoConfig(target.repo));
-  const resolved = pickTarget(config, choice.names[0]!);
   const session = new ClusterSession(kubeConfig);
+  const resolved = await cliTarget({ config, repoDir: target.repo, session: () => session, name: choice.names[0]! });
   const result = await interruptibleRevert({ output }, (hooks) =>
     revertTarget({
       repoDir: target.repo,

@@ -2,12 +2,12 @@
 // here at the CLI's edge and nowhere below, then the scan of the resolved target.
 import type { KubeConfig } from "@kubernetes/client-node";
 import { readRepoConfig } from "../config/load-config.ts";
-import { pickTarget } from "../config/pick-target.ts";
 import type { RepoConfig } from "../config/schema.ts";
 import type { RenderResult } from "../desired/render-target.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import type { DriftReport } from "../model/types.ts";
 import { type ScanResult, scanResolvedTarget } from "../stages/scan/scan-target.ts";
+import { cliTarget } from "./cli-targets.ts";
 
 export async function scanTarget(params: ScanParams): Promise<DriftReport> {
   return (await runScan(params)).report;
@@ -30,8 +30,8 @@ export interface ScanParams {
 export async function runScan(params: ScanParams): Promise<ScanResult> {
   const started = performance.now();
   const config = params.config ?? (await readRepoConfig(params.repoDir));
-  const target = pickTarget(config, params.targetName);
   const session = params.session ?? new ClusterSession(params.kubeConfig);
+  const target = await cliTarget({ config, repoDir: params.repoDir, session: () => session, name: params.targetName });
   const { rendered, revision } = params;
   return scanResolvedTarget({
     repoDir: params.repoDir,

@@ -7,6 +7,7 @@ import type { DriftReport } from "../model/types.ts";
 import { renderJson } from "../report/render-json.ts";
 import { renderMarkdown } from "../report/render-markdown.ts";
 import { renderText } from "../report/render-text.ts";
+import { cliTargets } from "./cli-targets.ts";
 import { clusterLabel } from "./cluster-label.ts";
 import { scan, scanOutputs } from "./command-specs.ts";
 import { parseTargetArgs } from "./parse-target-args.ts";
@@ -49,15 +50,28 @@ export async function scanCommand(argv: string[], deps: { attribution?: Attribut
   try {
     const args = parseTargetArgs(argv, { options: scan.flags, outputs: scanOutputs });
     const output = args.output;
+    // Loaded at first use: a config without discover: names its targets without a cluster, and an unknown
+    // --target is said before a missing kubeconfig, as always.
+    let kubeConfig: ReturnType<typeof args.kubeConfig> | undefined;
+    const loadedKubeConfig = () => {
+      kubeConfig ??= args.kubeConfig();
+      return kubeConfig;
+    };
+    const session = () => new ClusterSession(loadedKubeConfig());
     const choice = await resolveTargets({
       repoDir: args.repo,
       target: args.target,
       all: args.values.all,
       cluster: args.values.cluster,
+      discovered: async (config) => {
+        const found = await cliTargets({ config, repoDir: args.repo, session, cluster: args.values.cluster });
+        for (const problem of found.problems) process.stderr.write(`undrift: ${problem}\n`);
+        return found.targets.map((t) => t.name);
+      },
     });
-    const kubeConfig = args.kubeConfig();
-    const text = { color: args.color, cluster: clusterLabel(kubeConfig) };
-    return await scanTargets({ args, choice, output, text, kubeConfig, records });
+    const loaded = loadedKubeConfig();
+    const text = { color: args.color, cluster: clusterLabel(loaded) };
+    return await scanTargets({ args, choice, output, text, kubeConfig: loaded, records });
   } finally {
     records?.close();
   }

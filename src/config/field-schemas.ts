@@ -15,6 +15,16 @@ export const dnsLabel = z
       `expected lowercase letters, digits and "-", starting and ending with a letter or digit, got "${String(issue.input)}"`,
   });
 
+/** The name of a cluster in the server's registry (a target's or a discover entry's `cluster`). */
+export const clusterName = z
+  .string()
+  .min(1)
+  // An address is refused without being repeated: it may carry a user and password, and the error is posted.
+  .regex(/^(?![A-Za-z][A-Za-z0-9+.-]*:\/\/)/, {
+    message: "expected the name of a cluster in the server's registry, not an address (which may carry credentials)",
+  })
+  .describe("Name of a cluster in the server's cluster registry; never credentials.");
+
 /** Kubernetes refuses a field manager longer than this (apimachinery's validation). */
 export const MAX_FIELD_MANAGER_LENGTH = 128;
 

@@ -7,11 +7,13 @@ import { repoConfigSchema } from "./schema.ts";
 export function repoConfigJsonSchema(): Record<string, unknown> {
   // draft-07: the draft that YAML editors (yaml-language-server, JetBrains) support best.
   const schema = z.toJSONSchema(repoConfigSchema, { io: "input", target: "draft-7" });
-  const { $schema, ...rest } = schema;
+  const { $schema, required: _none, ...rest } = schema;
   return {
     $schema,
     $id: "https://undrift.dev/schema/undrift.schema.json",
     title: "undrift repository configuration (.github/undrift.yml)",
     ...rest,
+    // Said in the zod schema by a refinement, which JSON Schema cannot read: targets, discover: or both.
+    anyOf: [{ required: ["targets"] }, { required: ["discover"] }],
   };
 }

@@ -2,10 +2,12 @@
 // filled in, and keeps each duration as written beside its milliseconds
 // (`schedule` and `scheduleMs`): plain values that survive a job payload.
 import { z } from "zod";
+import { discoverSchema } from "./discover-schema.ts";
 import { duration } from "./field-schemas.ts";
 import { notificationsSchema } from "./notification-schema.ts";
 import { parseDuration } from "./parse-duration.ts";
 import type { ignoreRuleSchema, objectRuleSchema } from "./rule-schemas.ts";
+import type { FluxRender, TargetOrigin } from "./target-origin.ts";
 import { targetSchema } from "./target-schema.ts";
 
 const targets = z
@@ -58,19 +60,33 @@ export const repoConfigSchema = z
       maximumMs: 168 * 3_600_000,
       maximumText: "168h",
     }).describe("How often each target is scanned, e.g. 15m or 1h30m; at least 1m, at most 168h."),
-    targets,
+    targets: targets.optional(),
+    discover: discoverSchema.optional(),
     pullRequests,
     notifications: notificationsSchema,
   })
-  .transform((config) => ({ ...config, scheduleMs: parseDuration(config.schedule)! }))
+  .superRefine((config, ctx) => {
+    // Said as the missing field always was; a config that discovers its targets needs none written.
+    if (config.targets === undefined && config.discover === undefined)
+      ctx.addIssue({ code: "custom", path: ["targets"], message: "required field is missing", input: undefined });
+  })
+  .transform(({ targets = [], discover = [], ...config }) => ({
+    ...config,
+    targets,
+    discover,
+    scheduleMs: parseDuration(config.schedule)!,
+  }))
   .describe("undrift: finds where a Kubernetes cluster has drifted from this repository.");
 
 /** `.github/undrift.yml` as parsed, with every default filled in. */
 export type RepoConfig = z.output<typeof repoConfigSchema>;
 /** `.github/undrift.yml` as a person may write it, defaults left out. */
 export type RepoConfigInput = z.input<typeof repoConfigSchema>;
-/** One target: a folder of the repository bound to a cluster, with its policy. */
-export type TargetConfig = RepoConfig["targets"][number];
+/**
+ * One target: a folder of the repository bound to a cluster, with its policy; a discovered one (`discover:`) also
+ * says which reconciler object it follows and, for a Flux Kustomization, what kustomize-controller adds to its render.
+ */
+export type TargetConfig = RepoConfig["targets"][number] & { origin?: TargetOrigin; flux?: FluxRender };
 /** A difference that is never drift, in Argo CD's shape. */
 export type IgnoreRule = z.output<typeof ignoreRuleSchema>;
 /** A per-object override of mode and prune. */

@@ -3,6 +3,7 @@
 import { posix } from "node:path";
 import { z } from "zod";
 import {
+  clusterName,
   DEFAULT_TRACKING_LABEL,
   dnsLabel,
   duration,
@@ -83,14 +84,7 @@ const repoPath = z
 
 const targetFields = z.strictObject({
   name: dnsLabel.describe("Name of the target, unique in the file: lowercase letters, digits and '-', at most 63."),
-  cluster: z
-    .string()
-    .min(1)
-    // An address is refused without being repeated: it may carry a user and password, and the error is posted.
-    .regex(/^(?![A-Za-z][A-Za-z0-9+.-]*:\/\/)/, {
-      message: "expected the name of a cluster in the server's registry, not an address (which may carry credentials)",
-    })
-    .describe("Name of a cluster in the server's cluster registry; never credentials."),
+  cluster: clusterName,
   path: repoPath.describe("Folder of the repository to render, relative to its root ('.' for the root)."),
   render: z
     .enum(["auto", "plain", "kustomize", "helm"])

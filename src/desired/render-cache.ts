@@ -27,6 +27,6 @@ export class RenderCache {
 
 /** Everything of the target that rendering reads, so a changed setting is another render. */
 function keyOf(repoDir: string, target: RenderTarget): string {
-  const { name, path, render, namespace, helm } = target;
-  return JSON.stringify([repoDir, name, path, render, namespace ?? null, helm ?? null]);
+  const { name, path, render, namespace, helm, flux } = target;
+  return JSON.stringify([repoDir, name, path, render, namespace ?? null, helm ?? null, flux ?? null]);
 }

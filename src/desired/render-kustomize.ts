@@ -1,15 +1,17 @@
 // The kustomize renderer: `kustomize build` of the target, with origin
 // annotations switched on so each object can be traced to the file (and
 // document) that declared it, then switched off again in the result.
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { isMap, isSeq, parseDocument } from "yaml";
+import type { FluxRender } from "../config/target-origin.ts";
 import type { DesiredObject, KubeObject } from "../model/types.ts";
 import { checkKustomizations } from "./check-kustomizations.ts";
 import { copyRepo } from "./copy-repo.ts";
 import { extractObjects, type SkippedDocument } from "./extract-objects.ts";
 import { findKustomization } from "./find-kustomization.ts";
+import { generatedKustomization, withFluxMetadata, withFluxOverlay } from "./flux-overlay.ts";
 import { parseManifests } from "./parse-manifests.ts";
 import { RenderError } from "./render-error.ts";
 import { type DocumentIndexCache, originAnnotation, resolveOrigin } from "./resolve-origin.ts";
@@ -19,22 +21,45 @@ import { toolPath } from "./tools.ts";
 /** Largest `kustomize build` output undrift reads: a whole target, so more than one manifest file may hold. */
 export const MAX_RENDERED_BYTES = 64 * 1024 * 1024;
 
-/** Builds the kustomization in `targetPath` (repo-relative); never with exec, alpha plugins or helm enabled. */
-export async function renderKustomize({ repoDir, targetPath }: { repoDir: string; targetPath: string }): Promise<{
+/**
+ * Builds the kustomization in `targetPath` (repo-relative); never with exec, alpha plugins or helm enabled. With
+ * `flux`, as kustomize-controller builds a Kustomization's path: a folder without a kustomization gets one
+ * generated, the object's overlays go on it, and the metadata the controller applies goes on every object.
+ */
+export async function renderKustomize({
+  repoDir,
+  targetPath,
+  flux,
+}: {
+  repoDir: string;
+  targetPath: string;
+  flux?: FluxRender | undefined;
+}): Promise<{
   objects: DesiredObject[];
   skipped: SkippedDocument[];
 }> {
   const name = await findKustomization(join(repoDir, targetPath));
   const kustomizationFile = posix.join(targetPath, name ?? "kustomization.yaml");
-  if (!name) throw new RenderError(`${targetPath}: no kustomization.yaml in the target folder`, { file: targetPath });
-  await checkKustomizations({ repoDir, dir: targetPath });
+  if (!name && !flux) {
+    throw new RenderError(`${targetPath}: no kustomization.yaml in the target folder`, { file: targetPath });
+  }
+  if (name) await checkKustomizations({ repoDir, dir: targetPath });
 
   const scratch = await realpath(await mkdtemp(join(tmpdir(), "undrift-kustomize-")));
   try {
     const copy = join(scratch, "repo");
     const home = join(scratch, "home");
     await Promise.all([copyRepo({ repoDir, dest: copy }), mkdir(home)]);
-    const text = await readFile(join(repoDir, kustomizationFile), "utf8");
+    const written = name
+      ? await readFile(join(repoDir, kustomizationFile), "utf8")
+      : await generatedKustomization(join(copy, targetPath));
+    const text = flux
+      ? await withFluxOverlay({
+          text: written,
+          flux,
+          exists: (relative) => exists(join(copy, targetPath, relative)),
+        })
+      : written;
     const { text: withOrigins, userAsked } = addOriginAnnotations({ file: kustomizationFile, text });
     await writeFile(join(copy, kustomizationFile), withOrigins);
 
@@ -61,12 +86,20 @@ export async function renderKustomize({ repoDir, targetPath }: { repoDir: string
     skipped.push(...found.skipped);
     for (const { object } of found.objects) {
       const source = await resolveOrigin({ repoDir, targetPath, kustomizationFile, object, cache });
-      objects.push({ object: withoutBuildAnnotations(object, userAsked), source });
+      const built = withoutBuildAnnotations(object, userAsked);
+      objects.push({ object: flux ? withFluxMetadata(built, flux.metadata) : built, source });
     }
     return { objects, skipped };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The kustomization with `buildMetadata: [originAnnotations]` added, keeping its comments and other fields. */

@@ -7,6 +7,7 @@ import { access, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, posix } from "node:path";
 import { outsideRepo } from "../config/outside-repo.ts";
 import { symlinkLoop } from "../config/symlink-loop.ts";
+import type { FluxRender } from "../config/target-origin.ts";
 import type { DesiredObject } from "../model/types.ts";
 import type { SkippedDocument } from "./extract-objects.ts";
 import { findKustomization } from "./find-kustomization.ts";
@@ -26,6 +27,8 @@ export interface RenderTarget {
   render: "auto" | Renderer;
   namespace?: string;
   helm?: { releaseName?: string; valuesFiles?: string[] };
+  /** A Flux Kustomization's target: built as kustomize-controller builds it (always kustomize). */
+  flux?: FluxRender | undefined;
 }
 
 export interface RenderResult {
@@ -66,12 +69,16 @@ export async function renderTarget({
     });
   }
 
-  const renderer = target.render === "auto" ? await detectRenderer(join(root, targetPath)) : target.render;
+  const renderer = target.flux
+    ? "kustomize"
+    : target.render === "auto"
+      ? await detectRenderer(join(root, targetPath))
+      : target.render;
   switch (renderer) {
     case "plain":
       return { ...(await renderPlain({ repoDir: root, targetPath })), renderer };
     case "kustomize":
-      return { ...(await renderKustomize({ repoDir: root, targetPath })), renderer };
+      return { ...(await renderKustomize({ repoDir: root, targetPath, flux: target.flux })), renderer };
     case "helm": {
       const rendered = await renderHelm({
         repoDir: root,

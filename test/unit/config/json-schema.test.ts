@@ -11,11 +11,12 @@ describe("schema/undrift.schema.json", () => {
   it("leaves defaulted fields optional for editors and documents every field", () => {
     const schema = repoConfigJsonSchema() as {
       $id: string;
-      required: string[];
+      anyOf: Array<{ required: string[] }>;
       properties: { targets: { items: { required: string[]; properties: Record<string, { description?: string }> } } };
     };
     expect(schema.$id).toMatch(/undrift\.schema\.json$/);
-    expect(schema.required).toEqual(["targets"]);
+    // targets:, discover: (the reconcilers' objects as targets), or both.
+    expect(schema.anyOf).toEqual([{ required: ["targets"] }, { required: ["discover"] }]);
     const target = schema.properties.targets.items;
     expect(target.required).toEqual(["name", "cluster", "path"]);
     const undocumented = Object.entries(target.properties).filter(([, field]) => !field.description);

@@ -1,0 +1,47 @@
+// Where a target came from: written in `.github/undrift.yml`, or read from a
+// reconciler's object (`discover:`), and for the latter what that object asks
+// of the render beyond the folder: the overlays kustomize-controller puts on a
+// Kustomization's path before it builds it, and the metadata it adds when it
+// applies, both part of what Git declares through Flux.
+
+/** A configured target, or the reconciler object a discovered one follows. */
+export type TargetOrigin =
+  | { from: "config" }
+  | {
+      from: "flux" | "argo";
+      kind: string;
+      namespace: string;
+      name: string;
+      /** The object asks its reconciler to stand still (Flux `suspend`, Argo CD without automated sync). */
+      suspended?: boolean;
+      /** The revision its reconciler last applied (Flux `status.lastAppliedRevision`), when it says. */
+      lastAppliedRevision?: string;
+    };
+
+/** An image override of a Flux Kustomization (kustomize's `images` entry). */
+export interface KustomizeImage {
+  name: string;
+  newName?: string;
+  newTag?: string;
+  digest?: string;
+}
+
+/** A patch of a Flux Kustomization (kustomize's `patches` entry): a strategic merge or JSON 6902 patch as text. */
+export interface KustomizePatch {
+  patch: string;
+  target?: Record<string, string>;
+}
+
+/** What kustomize-controller does to a Kustomization's path before and after `kustomize build`. */
+export interface FluxRender {
+  targetNamespace?: string;
+  namePrefix?: string;
+  nameSuffix?: string;
+  patches: KustomizePatch[];
+  images: KustomizeImage[];
+  components: string[];
+  /** `spec.ignoreMissingComponents`: a component folder that does not exist is left out instead of failing. */
+  ignoreMissingComponents: boolean;
+  /** `spec.commonMetadata` and the labels kustomize-controller itself sets on every object it applies. */
+  metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+}
