@@ -48,6 +48,12 @@ export function fluxKustomizationTarget(params: {
   const url = (source?.spec as Spec | undefined)?.url;
   if (typeof url !== "string" || !isSameRepository(url, params.repository)) return { ok: false, otherSource: true };
 
+  // Rendered without its variables, every substituted field would read as drift: a false page, so no target yet.
+  const postBuild = (spec.postBuild ?? {}) as { substitute?: unknown; substituteFrom?: unknown };
+  if (postBuild.substitute !== undefined || postBuild.substituteFrom !== undefined) {
+    const problem = `${where}: spec.postBuild substitutions are not rendered by undrift yet, so it is not scanned (declare its target under targets: with the substituted files)`;
+    return { ok: false, otherSource: false, problem };
+  }
   // Flux joins the path under the source's root whether or not it starts with a slash.
   const path = normalizeRepoPath(String(spec.path ?? ".").replace(/^\/+/, "") || ".");
   if (!path.ok) return { ok: false, otherSource: false, problem: `${where}: spec.path: ${path.problem}` };
