@@ -5,6 +5,7 @@ import type {
   DesiredObject,
   DriftReport,
   KubeObject,
+  ReconcilerRef,
   ResourceReport,
   ResourceStatus,
   ScanProblem,
@@ -60,11 +61,13 @@ export function buildReport(params: {
   revision: string;
   pairings: Pairing[];
   problems: ScanProblem[];
+  reconciler?: ReconcilerRef | undefined;
 }): DriftReport {
   const resources = params.pairings.map((p) => maskResource(resourceOf(p)));
   return {
     target: params.target,
     revision: params.revision,
+    ...(params.reconciler ? { reconciler: params.reconciler } : {}),
     ...summarize(resources),
     resources,
     problems: params.problems,

@@ -120,9 +120,23 @@ export interface ScanProblem {
   message: string;
 }
 
+/** The reconciler object a discovered target follows (`discover:`), as the report names it. */
+export interface ReconcilerRef {
+  from: "flux" | "argo";
+  kind: string;
+  namespace: string;
+  name: string;
+  /** The object tells its reconciler to stand still (Flux `suspend`): drift is expected while it does. */
+  suspended?: boolean;
+  /** The revision the reconciler says it last applied (Flux `status.lastAppliedRevision`). */
+  lastAppliedRevision?: string;
+}
+
 export interface DriftReport {
   target: string;
   revision: string;
+  /** For a discovered target: the reconciler's object it follows, whether it is suspended, what it last applied. */
+  reconciler?: ReconcilerRef;
   summary: { inSync: number; drifted: number; missing: number; orphaned: number };
   resources: ResourceReport[];
   problems: ScanProblem[];

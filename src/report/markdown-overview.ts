@@ -6,6 +6,7 @@ import { clip } from "../model/one-line.ts";
 import type { DriftReport, ResourceReport } from "../model/types.ts";
 import { codeSpan, escapeText } from "./markdown-escape.ts";
 import { deletionText, whoCell } from "./markdown-who.ts";
+import { reconcilerLines } from "./reconciler-lines.ts";
 import { chunk, tableBlocks } from "./split-parts.ts";
 import { hasDrift, plural } from "./summary-line.ts";
 
@@ -15,10 +16,13 @@ const FIELDS_SHOWN = 3;
 export function markdownOverview(report: DriftReport, budget: number): string[] {
   const target = codeSpan(report.target);
   const revision = codeSpan(report.revision);
+  const reconciler = reconcilerLines(report).map((line) => `${escapeText(line, 1_000)}.`);
+  const about = reconciler.length > 0 ? [reconciler.join(" ")] : [];
   if (!hasDrift(report)) {
     const total = plural(report.summary.inSync, "object");
     return [
       `### undrift: ${target} is in sync with Git\n\nAll ${total} match revision ${revision}.`,
+      ...about,
       ...problemBlocks(report, budget),
     ];
   }
@@ -37,7 +41,7 @@ export function markdownOverview(report: DriftReport, budget: number): string[] 
   ].join("\n");
   const head = ["| Kind | Object | Status | Source | Fields changed | Who |", "| --- | --- | --- | --- | --- | --- |"];
   const rows = report.resources.filter((r) => r.status !== "in-sync").map(objectRow);
-  return [counts, ...problemBlocks(report, budget), ...tableBlocks(head, rows, budget)];
+  return [counts, ...about, ...problemBlocks(report, budget), ...tableBlocks(head, rows, budget)];
 }
 
 function problemBlocks(report: DriftReport, budget: number): string[] {

@@ -14,6 +14,7 @@ export function renderJson(report: DriftReport): string {
   const json: ScanReportJson = {
     target: report.target,
     revision: report.revision,
+    reconciler: report.reconciler && { ...report.reconciler },
     summary: { inSync, drifted, missing, orphaned },
     resources: report.resources.map(resourceJson),
     fingerprint: report.fingerprint,

@@ -7,6 +7,7 @@ import type { DriftReport, ResourceReport } from "../model/types.ts";
 import { type ClusterWhere, clusterWhere } from "./cluster-where.ts";
 import { describeDeletion } from "./describe-actor.ts";
 import { describeChange } from "./describe-change.ts";
+import { reconcilerLines } from "./reconciler-lines.ts";
 import { summaryLine } from "./summary-line.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 
@@ -25,7 +26,9 @@ export function renderText(report: DriftReport, options: RenderTextOptions): str
   const paint = (style: Style, text: string) =>
     options.color ? styleText(style, text, { validateStream: false }) : text;
   const where = clusterWhere(options.cluster);
-  const sections: string[][] = [[paint("bold", oneLine(`${summaryLine(report)}${where}`))]];
+  const sections: string[][] = [
+    [paint("bold", oneLine(`${summaryLine(report)}${where}`)), ...reconcilerLines(report).map((l) => oneLine(l))],
+  ];
   for (const resource of report.resources) {
     if (resource.status !== "in-sync") sections.push(resourceLines(resource, paint));
   }

@@ -147,6 +147,27 @@ export const scanReportSchema = z
       .describe(
         "The commit SHA of --repo's HEAD, or working-tree when the tree has uncommitted changes or is no git checkout.",
       ),
+    reconciler: z
+      .object({
+        from: z.enum(["flux", "argo"]).describe("The reconciler: Flux or Argo CD."),
+        kind: z.string().describe("Its object's kind: Kustomization."),
+        namespace: z.string().describe("Its object's namespace."),
+        name: z.string().describe("Its object's name."),
+        suspended: z
+          .boolean()
+          .optional()
+          .describe("true when the object tells its reconciler to stand still (Flux spec.suspend): drift is expected."),
+        lastAppliedRevision: z
+          .string()
+          .optional()
+          .describe(
+            "The revision the reconciler says it last applied (Flux status.lastAppliedRevision), e.g. main@sha1:<sha>.",
+          ),
+      })
+      .optional()
+      .describe(
+        "For a target discovered from a reconciler's object (discover:): that object; absent for a configured target.",
+      ),
     summary: z
       .object({ inSync: count, drifted: count, missing: count, orphaned: count })
       .describe("How many resources have each status."),

@@ -219,7 +219,34 @@ describe("targets discovered from Flux Kustomizations", () => {
     const ours = reports.filter((r) => r.target === apps || r.target === paused);
     expect(ours.map((r) => r.target).sort()).toEqual([apps, paused].sort());
     expect(ours.find((r) => r.target === paused)?.summary).toMatchObject({ inSync: 1, drifted: 0, missing: 0 });
+    // The report says it follows a suspended Kustomization: drift there is expected, and still reported.
+    expect(ours.find((r) => r.target === paused)?.reconciler).toEqual({
+      from: "flux",
+      kind: "Kustomization",
+      namespace,
+      name: "paused",
+      suspended: true,
+    });
+    const text = await cli("scan", "--target", paused);
+    expect(text.stdout).toContain(
+      `Flux Kustomization ${namespace}/paused is suspended: drift is expected until it resumes`,
+    );
     expect(code).toBe(1);
+  });
+
+  it("says in one line that Argo CD Applications are not read yet, and lists the Flux targets all the same", async () => {
+    const config = join(repoDir, ".github/undrift.yml");
+    writeFileSync(config, stringify({ discover: [{ cluster: "test", flux: true, argo: true }] }));
+    try {
+      const { code, stdout, stderr } = await cli("targets");
+      expect(code).toBe(0);
+      expect(stderr).toBe(
+        "undrift: cluster test: argo: Argo CD Applications are not read yet; declare their targets under targets:\n",
+      );
+      expect(stdout).toContain(apps);
+    } finally {
+      writeFileSync(config, files[".github/undrift.yml"]!);
+    }
   });
 
   it("names every target there is when asked for one that is neither configured nor discovered", async () => {

@@ -100,7 +100,8 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
   });
 
   // 5. The report.
-  const report = buildReport({ target: target.name, revision, pairings, problems });
+  const reconciler = target.origin && target.origin.from !== "config" ? target.origin : undefined;
+  const report = buildReport({ target: target.name, revision, pairings, problems, reconciler });
   report.stats = {
     // What the report lists (orphans included), so it matches `resources`; what Git declares is `desired`.
     objects: report.resources.length,
