@@ -4,7 +4,7 @@
 // field manager kustomize-controller, its labels), written out by hand here, so the test holds undrift's render to
 // Flux's rules rather than to itself. (Flux's controllers cannot be built here: see the README "With Flux".)
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -213,6 +213,36 @@ describe("targets discovered from Flux Kustomizations", () => {
     ]);
   });
 
+  it("codifies a discovered target's drift into the file Flux builds it from, under its name in Git", async () => {
+    // Left by the test before: prod-settings has level: debug, made by hand.
+    const { code, stdout, stderr } = await cli("codify", "--target", apps, "--allow-dirty", "-o", "json");
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).filesChanged).toEqual(["apps/settings.yaml"]);
+    expect(readFileSync(join(repoDir, "apps/settings.yaml"), "utf8")).toBe(
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  level: debug\n",
+    );
+    expect((await scanJson(apps)).code).toBe(0);
+  });
+
+  it("does not codify a field the Kustomization itself sets (its images), where an edit of the file would change nothing", async () => {
+    await kubectl(["-n", namespace, "set", "image", "deployment/prod-web", "web=nginx:1.28"]);
+    const before = readFileSync(join(repoDir, "apps/web/deployment.yaml"), "utf8");
+    const { code, stdout } = await cli("codify", "--target", apps, "--allow-dirty", "-o", "json");
+    const result = JSON.parse(stdout);
+    expect(result.filesChanged).toEqual([]);
+    expect(result.notCodified).toMatchObject([
+      {
+        kind: "Deployment",
+        name: "prod-web",
+        reason: "the edit did not make the drift disappear (still differs at /spec/template/spec/containers/0/image)",
+      },
+    ]);
+    expect(code).toBe(1);
+    expect(readFileSync(join(repoDir, "apps/web/deployment.yaml"), "utf8")).toBe(before);
+    await kubectl(["-n", namespace, "set", "image", "deployment/prod-web", "web=nginx:1.27"]);
+  });
+
   it("scans every discovered target with --all, the suspended one included", async () => {
     const { code, stdout } = await cli("scan", "--all", "-o", "json");
     const reports = JSON.parse(stdout) as DriftReport[];
@@ -231,7 +261,8 @@ describe("targets discovered from Flux Kustomizations", () => {
     expect(text.stdout).toContain(
       `Flux Kustomization ${namespace}/paused is suspended: drift is expected until it resumes`,
     );
-    expect(code).toBe(1);
+    // The hand edit was codified by the test before: Git and the cluster agree on both targets.
+    expect(code).toBe(0);
   });
 
   it("says in one line that Argo CD Applications are not read yet, and lists the Flux targets all the same", async () => {

@@ -98,7 +98,9 @@ export async function codifyScan(params: CodifyScanParams): Promise<CodifyResult
     // 3. Plans.
     const kustomizations = renderer === "kustomize" ? await kustomizationFiles({ repoDir, dir: targetPath }) : [];
     const planned: Array<ObjectPlan | Refusal> = [];
-    if (renderer === "kustomize")
+    // A Flux Kustomization's folder without a kustomization of its own (Flux generates one listing its files) is
+    // edited as plain YAML; the trial render, which puts the Kustomization's overlays on, proves every edit.
+    if (renderer === "kustomize" && kustomizations.length > 0)
       planned.push(...(await planKustomize({ items: todo, context, trial, kustomizations })));
     // One at a time: new file names are claimed in order.
     else for (const item of todo) planned.push(await planPlain({ ...item, context }));
