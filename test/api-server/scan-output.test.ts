@@ -1,9 +1,12 @@
 // The report a person reads: kubectl diff-style text, and markdown for GitHub
-// split into comments of at most 65,536 characters without breaking a block.
+// split into comments of at most 65,536 characters without breaking a block; and a
+// report whose reader stops after its first line (`undrift scan | head -1`).
 import { afterEach, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { scanTarget } from "../../src/cli/run-scan.ts";
 import { loadKubeconfig } from "../../src/live/load-kubeconfig.ts";
 import { renderMarkdown } from "../../src/report/render-markdown.ts";
+import { startUndrift } from "../helpers/cli-process.ts";
 import { kubeconfigPath } from "../helpers/cluster.ts";
 import { kubectl, type Scenario, scenario } from "../helpers/scenario.ts";
 
@@ -68,5 +71,36 @@ describe("undrift scan: output", () => {
       const holders = parts.filter((p) => p.includes(`<summary>`) && p.includes(`/config-${i}</`));
       expect(holders.length, `config-${i} in exactly one part`).toBe(1);
     }
+  });
+
+  it("ends quietly with 141 when its reader stops after the first line, as `undrift scan | head -1` does", async () => {
+    // A report of 1.7 MB (a 25,000-line value the cluster changed on every line, so the diff prints it twice): far
+    // more than a pipe holds, so undrift is still writing when the reader goes away, and its next write meets EPIPE.
+    const body = (who: string) => Array.from({ length: 25_000 }, (_, i) => `line ${i} as ${who} has it`).join("\n");
+    const big = (who: string) => ({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "big" },
+      data: { body: body(who) },
+    });
+    current = scenario({ files: { "manifests/big.yaml": stringify(big("Git")) } });
+    await current.applyGit();
+    // Too long for a command line: the whole object, edited, on kubectl's stdin.
+    await kubectl(["-n", current.namespace, "replace", "-f", "-"], stringify(big("the cluster")));
+    const cli = startUndrift([
+      "scan",
+      "--repo",
+      current.repoDir,
+      "--target",
+      current.target,
+      "--kubeconfig",
+      kubeconfigPath(),
+    ]);
+    await cli.until("the report's first line", (stdout) => stdout.includes("\n"));
+    expect(cli.stdout()).toMatch(new RegExp(`^${current.target}: 1 drifted`));
+    // `head -1` has its line and exits: the read end of the pipe is closed.
+    cli.child.stdout!.destroy();
+    expect(await cli.exited, cli.stderr()).toBe(141);
+    expect(cli.stderr()).toBe("");
   });
 });
