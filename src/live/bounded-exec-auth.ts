@@ -15,7 +15,7 @@
 // expirationTimestamp, and applied as a bearer token or a client certificate and key.
 import type { ChildProcess } from "node:child_process";
 import type { KubeConfig, User } from "@kubernetes/client-node";
-import { KubeconfigError } from "./errors.ts";
+import { ExecPluginStoppedError, KubeconfigError } from "./errors.ts";
 
 /** The bound when UNDRIFT_EXEC_TIMEOUT is unset: as long as one request to the API server may take. */
 export const defaultExecTimeoutMs = 60_000;
@@ -159,6 +159,8 @@ function runPlugin(userName: string, exec: ExecConfig, timeoutMs: number): Promi
       clearTimeout(timer);
       untrack(child);
       if (failed) return reject(failed);
+      if (stoppedBy)
+        return reject(new ExecPluginStoppedError(`${who} was stopped: undrift is stopping (${stoppedBy})`));
       if (signal) return reject(new Error(`${who} was ended by ${signal}`));
       if (code !== 0) {
         const said = stderr.trim().split("\n")[0];
@@ -173,6 +175,9 @@ function runPlugin(userName: string, exec: ExecConfig, timeoutMs: number): Promi
     });
   });
 }
+
+// The stop signal undrift received, once it did: a plugin it kills then was stopped, not broken.
+let stoppedBy: NodeJS.Signals | undefined;
 
 // Plugins running now, so that a stopping undrift stops them too.
 const running = new Set<ChildProcess>();
@@ -198,6 +203,7 @@ function killAll(): void {
  * queues, a revert stopping) decides, and the credential it waited for fails at once.
  */
 function onStopSignal(signal: NodeJS.Signals): void {
+  stoppedBy = signal;
   killAll();
   if (process.listenerCount(signal) > 1) return;
   for (const s of stopSignals) process.off(s, onStopSignal);

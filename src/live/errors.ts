@@ -113,6 +113,16 @@ export class ClusterIdentityError extends KubeApiError {
   }
 }
 
+/**
+ * An exec credential plugin ended because undrift itself is stopping (SIGTERM in a rolling upgrade, Ctrl-C): no
+ * fault of the kubeconfig, so the scan is handed back to the queue for the next worker, not failed for good with a
+ * failing check run.
+ */
+export class ExecPluginStoppedError extends UndriftError {
+  override name = "ExecPluginStoppedError";
+  readonly permanent = false;
+}
+
 /** The kubeconfig or context given cannot be used. */
 export class KubeconfigError extends UndriftError {
   override name = "KubeconfigError";

@@ -14,6 +14,7 @@ import {
   type ClientIdentity,
   ClusterIdentityError,
   ClusterNoAnswerError,
+  ExecPluginStoppedError,
   KubeApiError,
   KubeconfigError,
   type StatusDetails,
@@ -212,6 +213,8 @@ export class KubeClient {
       timeout: timeoutMs,
     };
     await this.kubeConfig.applyToHTTPSOptions(options).catch((error: unknown) => {
+      // undrift is stopping: the plugin was stopped, the kubeconfig is fine; the scan goes back to the queue.
+      if (error instanceof ExecPluginStoppedError) throw error;
       // A certificate or key file it names that cannot be read, an exec plugin that fails.
       const why = error instanceof Error ? error.message : String(error);
       throw new KubeconfigError(`cluster ${this.identity.cluster}: ${this.identity.kubeconfig}: ${why}`, {

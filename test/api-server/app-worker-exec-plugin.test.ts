@@ -3,6 +3,7 @@
 // "a job active for over 8 minutes ... SIGTERM does not end the process"). The
 // plugin's bound is set far beyond the test, so only the signal can end the wait: the
 // process exits cleanly, and the plugin and the child it started are gone with it.
+// The scan it was running goes back to the queue: a stopping worker posts no failing check run.
 // The worker is the real command; Redis is a private server (the command's queue
 // prefix is the default one), GitHub the mock behind the loopback relay. The cluster
 // is never reached (the plugin hangs before the first request), and a SIGTERM is how
@@ -72,15 +73,13 @@ describe("undrift worker stopped while a scan waits on an exec credential plugin
     );
     redisServer = await startRedisServer();
     relay = await startGitHubRelay();
-    // Up to the cluster's first request: the token, the head and the snapshot. After the signal, the failure's report
-    // (the head again, a failing check run): killing the plugin fails the credential the scan waits for, at once,
-    // and the scan fails for good with it; a scan is handed back only when it outlasts closing's grace period.
-    // What ends the process is under test here, not what the scan reports.
+    // Up to the cluster's first request: the token, the head and the snapshot. Nothing after the signal: the
+    // plugin was stopped because undrift is stopping, which is no fault of the kubeconfig, so the scan goes back to
+    // the queue for the next worker and no failing check run is posted (the mock refuses any request not listed).
     const gh = fakeRepo({ github, head: commit });
     gh.expectToken();
-    gh.expectHead(2);
+    gh.expectHead();
     gh.expectTarball();
-    gh.expectCheckRuns({ list: 1, create: 1 });
 
     worker = startUndrift(["worker"], {
       cwd: scratch,
@@ -130,5 +129,10 @@ describe("undrift worker stopped while a scan waits on an exec credential plugin
       },
       { timeoutMs: 10_000, intervalMs: 100 },
     );
+    // Handed back, not failed: the next worker scans it.
+    const counts = await queues.scan("test").getJobCounts("failed", "waiting", "delayed", "active");
+    expect(counts.failed).toBe(0);
+    expect(counts.waiting + counts.delayed).toBe(1);
+    expect(gh.state.checkRuns).toEqual([]);
   });
 });
