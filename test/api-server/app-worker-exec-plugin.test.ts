@@ -132,7 +132,7 @@ describe("undrift worker stopped while a scan waits on an exec credential plugin
     // Handed back, not failed: the next worker scans it.
     const counts = await queues.scan("test").getJobCounts("failed", "waiting", "delayed", "active");
     expect(counts.failed).toBe(0);
-    expect(counts.waiting + counts.delayed).toBe(1);
+    expect((counts.waiting ?? 0) + (counts.delayed ?? 0)).toBe(1);
     expect(gh.state.checkRuns).toEqual([]);
   });
 });
