@@ -3,20 +3,10 @@
 // of the render beyond the folder: the overlays kustomize-controller puts on a
 // Kustomization's path before it builds it, and the metadata it adds when it
 // applies, both part of what Git declares through Flux.
+import type { ReconcilerRef } from "../model/types.ts";
 
-/** A configured target, or the reconciler object a discovered one follows. */
-export type TargetOrigin =
-  | { from: "config" }
-  | {
-      from: "flux" | "argo";
-      kind: string;
-      namespace: string;
-      name: string;
-      /** The object asks its reconciler to stand still (Flux `suspend`, Argo CD without automated sync). */
-      suspended?: boolean;
-      /** The revision its reconciler last applied (Flux `status.lastAppliedRevision`), when it says. */
-      lastAppliedRevision?: string;
-    };
+/** A configured target, or the reconciler object a discovered one follows (the report names it the same way). */
+export type TargetOrigin = { from: "config" } | ReconcilerRef;
 
 /** An image override of a Flux Kustomization (kustomize's `images` entry). */
 export interface KustomizeImage {

@@ -120,7 +120,7 @@ export interface ScanProblem {
   message: string;
 }
 
-/** The reconciler object a discovered target follows (`discover:`), as the report names it. */
+/** The reconciler object a discovered target follows (`discover:`): the target's origin, and what its report names. */
 export interface ReconcilerRef {
   from: "flux" | "argo";
   kind: string;
@@ -128,7 +128,7 @@ export interface ReconcilerRef {
   name: string;
   /** The object tells its reconciler to stand still (Flux `suspend`): drift is expected while it does. */
   suspended?: boolean;
-  /** The revision the reconciler says it last applied (Flux `status.lastAppliedRevision`). */
+  /** The revision the reconciler says it last applied (Flux `status.lastAppliedRevision`), when it says. */
   lastAppliedRevision?: string;
 }
 
