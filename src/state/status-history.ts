@@ -8,6 +8,7 @@
 //   await history.recordScan({ installationId, status });      // after a scan (the worker)
 //   await history.recordFailure({ installationId, repo, target, cluster, message });
 //   const rows = await history.read({ installationId });        // the page (the web process)
+import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { targetKey } from "../model/target-key.ts";
 import { driftCount, type TargetHistory, type TargetStatus } from "../report/status/status-summary.ts";
@@ -80,8 +81,9 @@ class RedisStatusHistory implements StatusHistory {
       .multi()
       .hset(this.latestKey(installationId), key, JSON.stringify(record))
       .expire(this.latestKey(installationId), this.ttlSeconds)
-      // The member carries its time, so two scans with the same count are two points.
-      .zadd(points, at, `${at}:${driftCount(record)}`)
+      // A sorted set keeps one copy of equal members: the member carries its time and an id of its
+      // own, so two scans with the same count, even in the same millisecond, are two points.
+      .zadd(points, at, `${at}:${driftCount(record)}:${randomUUID()}`)
       .zremrangebyscore(points, "-inf", at - HISTORY_MS)
       .zremrangebyrank(points, 0, -(this.maxPoints + 1))
       .expire(points, this.ttlSeconds)

@@ -36,6 +36,19 @@ describe("the status history", () => {
     expect(await r.redis.zcard(`${r.prefix}:status-history:${installationId}:acme/gitops#infra`)).toBe(50);
   });
 
+  it("draws two scans with the same count in the same millisecond as two points", async () => {
+    r = await openTestRedis();
+    const clock = Date.now();
+    const history = statusHistory({ redis: r.redis, prefix: r.prefix, now: () => clock });
+    await history.recordScan({ installationId, status: summary() });
+    await history.recordScan({ installationId, status: summary() });
+    const [row] = await history.read({ installationId });
+    expect(row?.points).toEqual([
+      [clock, 5],
+      [clock, 5],
+    ]);
+  });
+
   it("marks a failing target and keeps its last objects and links", async () => {
     r = await openTestRedis();
     const history = statusHistory({ redis: r.redis, prefix: r.prefix });
