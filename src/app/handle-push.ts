@@ -45,13 +45,14 @@ export async function handlePush(params: {
   const configChanged = files === undefined || CONFIG_FILES.some((file) => files.has(file));
 
   // 1. The config: reloaded when it changed, else read for the target folders.
-  const targets = await pushTargets({ ...params, configChanged });
-  if (!targets) return { configReloaded: configChanged, scans: [] };
+  const pushed = await pushTargets({ ...params, configChanged });
+  if (!pushed) return { configReloaded: configChanged, scans: [] };
+  const { targets, discovery } = pushed;
   // 2-3. The targets whose folders the push touched, and those rendering from files outside every folder.
   const touched = await touchedTargets({ octokit, owner, repo, sha: push.after, targets, files });
-  // 4. A scan of each at the pushed commit.
+  // 4. A scan of each at the pushed commit; each discovery tick scans what it finds there.
   const scans: string[] = [];
-  for (const target of touched) {
+  for (const target of [...touched, ...discovery]) {
     scans.push(
       await enqueueScan({
         queues: deps.queues,

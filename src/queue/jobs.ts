@@ -12,6 +12,7 @@
 //                           `dashboard` jobs (boxes ticked on a tracking issue) and
 //                           `ignore` jobs: ticked fields turned into an ignoreDifferences PR
 import { z } from "zod";
+import { discoveryTargetSchema } from "../config/discovery-target.ts";
 import { dnsLabel } from "../config/field-schemas.ts";
 import { UndriftError } from "../model/undrift-error.ts";
 
@@ -53,7 +54,9 @@ const fields = {
     .positive()
     .describe("The GitHub App installation that grants access to the repository."),
   repo: repoSchema,
-  target: dnsLabel.describe("The target's name in .github/undrift.yml."),
+  target: z
+    .union([dnsLabel, discoveryTargetSchema])
+    .describe("The target's name in .github/undrift.yml (or a discovered one), or a `discover:` entry's tick."),
   cluster: z.string().min(1).describe("The target's cluster: a name in the cluster registry, never credentials."),
 };
 

@@ -1,7 +1,8 @@
 // Step 3 of syncRepoSchedulers, for the targets whose cluster the registry
 // refuses: a failing `undrift/<target>` check run on the head, which says why,
-// and an audit entry each. They get no scheduler.
-import type { PartitionedTargets } from "../config/partition-targets.ts";
+// and an audit entry each. They get no scheduler. A `discover:` entry refused
+// is said the same way, as `undrift/discover@<cluster>`.
+import type { PartitionedTargets, ScheduledName } from "../config/partition-targets.ts";
 import type { GitHubClient } from "../github/github-client.ts";
 import { postFailureCheck } from "../github/post-failure-check.ts";
 import type { RepoAudit } from "./repo-audit.ts";
@@ -11,7 +12,7 @@ export async function postRefusals(params: {
   owner: string;
   repo: string;
   headSha: string;
-  refused: PartitionedTargets["refused"];
+  refused: PartitionedTargets<ScheduledName>["refused"];
   audit: RepoAudit;
 }): Promise<void> {
   const { octokit, owner, repo, headSha, audit } = params;

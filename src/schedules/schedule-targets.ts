@@ -1,7 +1,7 @@
 // Step 3 of syncRepoSchedulers, for the allowed targets: their schedulers
 // upserted (a new or changed one scans at once), and one audit entry saying
 // what was created, updated or removed, when anything was.
-import type { RepoConfig, TargetConfig } from "../config/schema.ts";
+import type { RepoConfig } from "../config/schema.ts";
 import type { UndriftQueues } from "../queue/create-queues.ts";
 import { type SchedulerChanges, upsertScanSchedulers } from "../queue/upsert-scan-schedulers.ts";
 import type { RepoAudit } from "./repo-audit.ts";
@@ -13,7 +13,8 @@ export async function scheduleTargets(params: {
   /** `owner/repo`. */
   repo: string;
   config: RepoConfig;
-  allowed: TargetConfig[];
+  /** The allowed targets, and the ticks of the allowed `discover:` entries (config/discovery-target.ts). */
+  allowed: ReadonlyArray<{ name: string; cluster: string }>;
   audit: RepoAudit;
 }): Promise<SchedulerChanges> {
   const changes = await upsertScanSchedulers({

@@ -4,10 +4,11 @@
 //   2. invalid: a failing `undrift/config` check run; the schedulers of the
 //      last valid config stay as they are
 //   3. valid: targets whose cluster the registry refuses get a failing check
-//      run and no scheduler; the others are upserted (and scanned at once when new or changed)
+//      run and no scheduler; the others are upserted (and scanned at once when new or changed),
+//      and so is each allowed `discover:` entry's tick (its worker queues the targets it finds)
 import type { ProbotOctokit } from "probot";
 import type { ClusterRegistry } from "../config/cluster-registry.ts";
-import { type PartitionedTargets, partitionTargets } from "../config/partition-targets.ts";
+import { type PartitionedTargets, partitionScheduled, type ScheduledName } from "../config/partition-targets.ts";
 import type { RepoConfig } from "../config/schema.ts";
 import { withConditionalGets } from "../github/conditional-gets.ts";
 import { defaultBranchHead } from "../github/default-branch-head.ts";
@@ -26,7 +27,7 @@ import { scheduleTargets } from "./schedule-targets.ts";
 export type RepoSyncResult =
   | { status: "absent"; removed: string[] }
   | { status: "invalid" }
-  | ({ status: "valid"; config: RepoConfig; changes: SchedulerChanges } & PartitionedTargets);
+  | ({ status: "valid"; config: RepoConfig; changes: SchedulerChanges } & PartitionedTargets<ScheduledName>);
 
 export async function syncRepoSchedulers(params: {
   /** The queues, and the registry that refuses targets before they are scheduled (absent: none refused here). */
@@ -75,7 +76,7 @@ export async function syncRepoSchedulers(params: {
   // 3. Valid: kept as the one in force, then refuse what the registry does not allow, schedule the rest.
   const { config } = loaded;
   await lastValidConfig({ redis: queues.connection, prefix: queues.prefix }).set(fullName, config);
-  const parts = partitionTargets({ registry: deps.registry, repo: fullName, targets: config.targets });
+  const parts = partitionScheduled({ registry: deps.registry, repo: fullName, config });
   if (parts.refused.length > 0) {
     await postRefusals({ octokit: reads, owner, repo, headSha: await headSha(), refused: parts.refused, audit });
   }

@@ -4,7 +4,7 @@
 // as they are, so a GitHub outage at boot unschedules nothing.
 import type { ProbotOctokit } from "probot";
 import type { AppDeps } from "../../app/app-deps.ts";
-import { partitionTargets } from "../../config/partition-targets.ts";
+import { partitionScheduled } from "../../config/partition-targets.ts";
 import { loadRepoConfig } from "../../github/load-repo-config.ts";
 import type { QueueLog } from "../../queue/queue-log.ts";
 import type { RepoTargets } from "../../queue/upsert-scan-schedulers.ts";
@@ -31,7 +31,7 @@ export async function readBootRepo(params: {
     }
     const { config } = loaded;
     await lastValidConfig({ redis: queues.connection, prefix: queues.prefix }).set(fullName, config);
-    const parts = partitionTargets({ registry: deps.registry, repo: fullName, targets: config.targets });
+    const parts = partitionScheduled({ registry: deps.registry, repo: fullName, config });
     for (const { target, error } of parts.refused)
       log.warn({ repo: fullName, target: target.name, err: error }, "resync at boot: target refused");
     return {
