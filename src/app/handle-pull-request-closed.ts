@@ -5,10 +5,15 @@
 //     worker applies what the record approved (process-revert-merge.ts). The
 //     job id is (target, PR), so a redelivered webhook adds nothing, and it is
 //     never folded into a waiting scan: a merge is an approval, not a request.
+//     A target the config does not name may be one its `discover:` entries find:
+//     the web process cannot read the cluster to know, so the job goes to the
+//     entry's cluster (with several, the one the name starts with) and the
+//     worker resolves the target there, or refuses on the pull request.
 //   - closed unmerged: nothing is applied, nothing is queued.
 // Branches of forks and other branches are not undrift's.
 import type { ProbotOctokit } from "probot";
-import { partitionTargets } from "../config/partition-targets.ts";
+import { discoveryCluster } from "../config/discovery-target.ts";
+import { partitionScheduled } from "../config/partition-targets.ts";
 import { driftBranch } from "../github/find-drift-pr.ts";
 import { loadRepoConfig } from "../github/load-repo-config.ts";
 import { targetKey } from "../model/target-key.ts";
@@ -50,10 +55,15 @@ export async function handlePullRequestClosed(params: {
   }
   const loaded = await loadRepoConfig({ octokit, owner: pr.owner, repo: pr.repo, ref: pr.mergeCommitSha });
   if (loaded.status !== "valid") return { skipped: "no valid config at the merge commit" };
-  const allowed = partitionTargets({ registry: deps.registry, repo: fullName, targets: loaded.config.targets }).allowed;
-  const found = allowed.find(
-    (t) => t.name === target && driftBranch({ target: t.name, mode: "revert" }) === pr.headRef,
-  );
+  const { config } = loaded;
+  const allowed = partitionScheduled({ registry: deps.registry, repo: fullName, config }).allowed;
+  const configured = new Set(config.targets.map((t) => t.name));
+  const discovering = allowed.flatMap((a) => discoveryCluster(a.name) ?? []);
+  const found =
+    allowed.find((t) => configured.has(t.name) && t.name === target) ??
+    discoveredOn(target, discovering, config.discover.length > 1);
+  if (found && driftBranch({ target: found.name, mode: "revert" }) !== pr.headRef)
+    return { skipped: "not a revert pull request" };
   if (!found) return { skipped: `target ${target} is not in the config, or its cluster is refused` };
   const payload = parseJob(
     scanJobSchema,
@@ -73,4 +83,15 @@ export async function handlePullRequestClosed(params: {
     jobId: `${targetKey(fullName, found.name)}@pr-${pr.number}`,
   });
   return { job: added.id };
+}
+
+/** The cluster a discovered target of this name would be on: the only discovering one, or the one it is named after. */
+function discoveredOn(
+  name: string,
+  clusters: readonly string[],
+  clusterInName: boolean,
+): { name: string; cluster: string } | undefined {
+  if (!clusterInName) return clusters.length === 1 ? { name, cluster: clusters[0]! } : undefined;
+  const cluster = clusters.filter((c) => name.startsWith(`${c}-`)).sort((a, b) => b.length - a.length)[0];
+  return cluster ? { name, cluster } : undefined;
 }

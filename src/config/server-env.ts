@@ -71,6 +71,8 @@ export interface ServerEnv {
    * (a path prefix allowed); the setup page registers the webhook URL under it.
    */
   baseUrl?: string;
+  /** GitHub's web host (GHE_HOST, Probot's variable; github.com without it): a reconciler's source URL names it. */
+  githubHost: string;
 }
 
 /** A variable that is missing or wrong; a user error, printed as one line. */
@@ -96,6 +98,7 @@ export function parseServerEnv(env: NodeJS.ProcessEnv = process.env, options: { 
   const serverEnv: ServerEnv = {
     redisUrl: parsed.REDIS_URL,
     snapshotDir: parsed.UNDRIFT_SNAPSHOT_DIR,
+    githubHost: env.GHE_HOST?.trim() || "github.com",
     concurrency: parsed.UNDRIFT_CONCURRENCY,
     workerPort: parsed.UNDRIFT_WORKER_PORT,
     workerHost: parsed.HOST ?? "0.0.0.0",

@@ -59,6 +59,7 @@ export function startWorkers(params: {
       queues: params.queues,
       registry,
       snapshotDir: env.snapshotDir,
+      githubHost: env.githubHost,
       log: params.log,
       sessions: watching.sessions,
       triggers: watching.triggers,

@@ -1,8 +1,9 @@
-// Step 4 of resolveScanTarget: the job's target in the config it read. A
+// Step 4 of resolveScanTarget: the job's target among the config's (and, with
+// `discover:`, those the job's cluster's reconcilers name). A
 // target since removed ends the job (its scheduler goes with the push that
 // removed it; this job was already queued); one moved to another cluster is
 // handed to that cluster's queue, whose workers (and credentials) scan it.
-import type { RepoConfig, TargetConfig } from "../config/schema.ts";
+import type { TargetConfig } from "../config/schema.ts";
 import { enqueueScan } from "../queue/enqueue-scan.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import type { ScanAudit } from "./scan-job-audit.ts";
@@ -19,13 +20,14 @@ export interface SkippedScan {
 export async function findScanTarget(params: {
   deps: WorkerDeps;
   job: ScanJob;
-  config: RepoConfig;
+  /** The config's targets, with those discovered on the job's cluster when it discovers there. */
+  targets: readonly TargetConfig[];
   /** The head the config was read at. */
   revision: string;
   audit: ScanAudit;
 }): Promise<{ target: TargetConfig } | { skipped: SkippedScan }> {
   const { deps, job, revision, audit } = params;
-  const target = params.config.targets.find((t) => t.name === job.target);
+  const target = params.targets.find((t) => t.name === job.target);
   if (!target) {
     await audit({ event: "scan-skipped", revision, outcome: "the target is no longer in the config" });
     return { skipped: { outcome: "target-gone", revision, actions: [] } };

@@ -35,7 +35,7 @@ import type { WorkerDeps } from "./worker-deps.ts";
 
 /** What a scan job did, kept as its result: small, and free of values. */
 export interface ScanOutcome {
-  outcome: "scanned" | "no-config" | "target-gone" | "moved";
+  outcome: "scanned" | "no-config" | "target-gone" | "moved" | "discovered";
   revision: string;
   summary?: string;
   fingerprint?: string;

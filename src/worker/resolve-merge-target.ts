@@ -15,6 +15,7 @@ import { parseRevertRecord, type RevertRecord, revertRecordPath } from "../plan/
 import type { ScanJob } from "../queue/jobs.ts";
 import { lastValidConfig } from "../state/last-valid-config.ts";
 import { readSnapshotConfig } from "./read-snapshot-config.ts";
+import { targetsOnCluster } from "./targets-on-cluster.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
 export interface ResolvedMergeTarget {
@@ -48,7 +49,10 @@ export async function resolveMergeTarget(params: {
   });
   if (!read || read.invalid)
     return { refused: "the config (`.github/undrift.yml` or `.yaml`) at the merge commit is missing or invalid." };
-  const target = read.config.targets.find((t) => t.name === job.target);
+  // A target its `discover:` entry finds on this cluster is resolved there, as a scan resolves it.
+  const kubeConfigOf = (cluster: string) => loadKubeconfig(clusterFor(deps.registry, cluster, job.repo));
+  const onCluster = await targetsOnCluster({ deps, job, config: read.config, kubeConfig: kubeConfigOf });
+  const target = (onCluster?.targets ?? read.config.targets).find((t) => t.name === job.target);
   if (!target) return { refused: "the target is no longer in the repository's config." };
   if (target.cluster !== job.cluster)
     return { refused: `the target now names cluster \`${target.cluster}\`, not the one the record was made for.` };
@@ -65,6 +69,6 @@ export async function resolveMergeTarget(params: {
     return { refused: `the record \`${file}\` is for target \`${record.target}\` on cluster \`${record.cluster}\`.` };
 
   // 3. The kubeconfig of the target's cluster.
-  const kubeConfig = loadKubeconfig(clusterFor(deps.registry, target.cluster, job.repo));
+  const kubeConfig = kubeConfigOf(target.cluster);
   return { resolved: { repoDir: snapshot.dir, config: read.config, target, record, kubeConfig } };
 }

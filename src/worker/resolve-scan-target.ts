@@ -19,6 +19,7 @@ import { redisStore } from "../state/redis-store.ts";
 import { findScanTarget, type SkippedScan } from "./find-scan-target.ts";
 import { readSnapshotConfig } from "./read-snapshot-config.ts";
 import type { ScanAudit } from "./scan-job-audit.ts";
+import { targetsOnCluster } from "./targets-on-cluster.ts";
 import type { WorkerDeps } from "./worker-deps.ts";
 
 /** Everything a scan job needs about its target, found once. */
@@ -39,12 +40,44 @@ export interface ResolvedScanTarget {
   kubeConfig: KubeConfig;
 }
 
+/** The job's repository as read for a scan: its head, snapshot and config (steps 1-3 of resolveScanTarget). */
+export type ResolvedScanConfig = Omit<ResolvedScanTarget, "target" | "kubeConfig">;
+
 export async function resolveScanTarget(params: {
   deps: WorkerDeps;
   job: ScanJob;
   signal: AbortSignal;
   audit: ScanAudit;
 }): Promise<{ resolved: ResolvedScanTarget } | { skipped: SkippedScan }> {
+  const { deps, job, signal, audit } = params;
+  const read = await resolveScanConfig(params);
+  if ("skipped" in read) return read;
+  const { resolved } = read;
+
+  // 4. The target (the config's, or one its `discover:` entry finds on this cluster), and its cluster's kubeconfig.
+  const kubeConfigOf = (cluster: string) => loadKubeconfig(clusterFor(deps.registry, cluster, job.repo));
+  const onCluster = await targetsOnCluster({ deps, job, config: resolved.config, kubeConfig: kubeConfigOf });
+  const found = await findScanTarget({
+    deps,
+    job,
+    targets: onCluster?.targets ?? resolved.config.targets,
+    revision: resolved.head.sha,
+    audit,
+  });
+  if ("skipped" in found) return found;
+  const { target } = found;
+  const kubeConfig = kubeConfigOf(target.cluster);
+  signal.throwIfAborted();
+  return { resolved: { ...resolved, target, kubeConfig } };
+}
+
+/** Steps 1-3: the cluster checked, the head, its snapshot and config; a repository without one ends the job. */
+export async function resolveScanConfig(params: {
+  deps: WorkerDeps;
+  job: ScanJob;
+  signal: AbortSignal;
+  audit: ScanAudit;
+}): Promise<{ resolved: ResolvedScanConfig } | { skipped: SkippedScan }> {
   const { deps, job, signal, audit } = params;
   const { queues } = deps;
   const [owner = "", repo = ""] = job.repo.split("/");
@@ -76,26 +109,7 @@ export async function resolveScanTarget(params: {
     return { skipped: { outcome: "no-config", revision: head.sha, actions: [] } };
   }
   if (!read.invalid) await kept.set(job.repo, read.config, read.digest);
-
-  // 4. The target, and its cluster's kubeconfig.
-  const found = await findScanTarget({ deps, job, config: read.config, revision: head.sha, audit });
-  if ("skipped" in found) return found;
-  const { target } = found;
-  const kubeConfig = loadKubeconfig(clusterFor(deps.registry, target.cluster, job.repo));
   signal.throwIfAborted();
   const invalid = read.invalid ? { invalid: read.invalid } : {};
-  return {
-    resolved: {
-      owner,
-      repo,
-      octokit,
-      reads,
-      head,
-      repoDir: snapshot.dir,
-      config: read.config,
-      ...invalid,
-      target,
-      kubeConfig,
-    },
-  };
+  return { resolved: { owner, repo, octokit, reads, head, repoDir: snapshot.dir, config: read.config, ...invalid } };
 }

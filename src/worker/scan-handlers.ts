@@ -4,6 +4,8 @@
 // (a 5xx or a rate limit is retried; a 403 or a refused snapshot is not).
 // Pull request previews ride the same queues and the same verdicts (src/app/preview/), and so do
 // the tracking issue dashboard's jobs (src/worker/dashboard/) and ignore requests (process-ignore.ts).
+
+import { discoveryCluster } from "../config/discovery-target.ts";
 import { isTransientGitHubError } from "../github/github-errors.ts";
 import { SessionPool } from "../live/session-pool.ts";
 import { recordScanEnd } from "../metrics/record-scan.ts";
@@ -12,6 +14,7 @@ import { processDashboard } from "./dashboard/process-dashboard.ts";
 import { reportDashboardFailure } from "./dashboard/report-dashboard-failure.ts";
 import { processPreview } from "./preview/process-preview.ts";
 import { reportPreviewFailure } from "./preview/report-preview-failure.ts";
+import { processDiscovery } from "./process-discovery.ts";
 import { processIgnore, reportIgnoreFailure } from "./process-ignore.ts";
 import { processRevertMerge } from "./process-revert-merge.ts";
 import { processScan } from "./process-scan.ts";
@@ -25,8 +28,14 @@ export function scanHandlers(workerDeps: WorkerDeps): ScanHandlers {
     scan: async (job, context) => {
       if (job.reason === "merge") return processRevertMerge({ deps, job, context });
       try {
-        const outcome = await processScan({ deps, job, context });
-        if (outcome.outcome !== "scanned") recordScanEnd({ cluster: job.cluster, result: "skipped" });
+        // A `discover:` entry's tick queues the scans of what it finds; it scans nothing itself.
+        const outcome =
+          discoveryCluster(job.target) !== undefined
+            ? await processDiscovery({ deps, job, context })
+            : await processScan({ deps, job, context });
+        // A discovery tick is no scan of its own: the scans it queues are counted when they end.
+        if (outcome.outcome !== "scanned" && outcome.outcome !== "discovered")
+          recordScanEnd({ cluster: job.cluster, result: "skipped" });
         return outcome;
       } catch (error) {
         // A scan cut short by a shutdown is handed back, not failed.

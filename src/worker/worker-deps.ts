@@ -10,6 +10,8 @@ export interface WorkerDeps extends ModeDeps {
   registry: ClusterRegistry;
   /** Where repository snapshots are cached by commit (UNDRIFT_SNAPSHOT_DIR). */
   snapshotDir: string;
+  /** GitHub's web host, which a reconciler's source URL names (GHE_HOST); github.com when absent. */
+  githubHost?: string;
   log: QueueLog;
   /** Cluster sessions shared by the scans of one cluster that run at the same time; scanHandlers makes one. */
   sessions?: SessionPool;

@@ -20,7 +20,7 @@ async function find(targets: unknown[]) {
   const found = await findScanTarget({
     deps: {} as WorkerDeps,
     job,
-    config,
+    targets: config.targets,
     revision,
     audit: async (e) => void audited.push(e),
   });
