@@ -22,8 +22,7 @@ export async function applyApprovedDrift(params: {
   deadline: number;
 }): Promise<{ drift: ApprovedDrift; plan: RevertPlan } & Awaited<ReturnType<typeof applyPlan>>> {
   const { scan, record, target } = params;
-  const share = modeShares(scan).find((s) => s.mode === "revert")?.scan ?? scan;
-  const drift = approvedDrift({ record, report: share.report, cluster: target.cluster });
+  const drift = approvedRevertDrift({ scan, record, target });
   const plan = planRevert({ desired: scan.desired, pairings: scan.pairings });
   const objects = plan.objects.filter(
     (p) =>
@@ -43,4 +42,15 @@ export async function applyApprovedDrift(params: {
     deadline: params.deadline,
   });
   return { drift, plan, ...applied };
+}
+
+/** What the record approved that the scan still finds so, among the objects the rules leave to revert. */
+export function approvedRevertDrift(params: {
+  scan: ScanResult;
+  record: RevertRecord;
+  target: TargetConfig;
+}): ApprovedDrift {
+  const { scan, record, target } = params;
+  const share = modeShares(scan).find((s) => s.mode === "revert")?.scan ?? scan;
+  return approvedDrift({ record, report: share.report, cluster: target.cluster });
 }

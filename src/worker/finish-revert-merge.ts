@@ -12,7 +12,7 @@ import type { WorkerDeps } from "./worker-deps.ts";
 
 /** What a merge job did, kept as its result: names only, never values. */
 export interface RevertMergeResult {
-  outcome: "applied" | "refused";
+  outcome: "applied" | "refused" | "handed-off";
   revision: string;
   pullRequest: number;
   /** `configured <object>`, `deleted <object>`: what was applied or pruned. */
@@ -67,16 +67,20 @@ export async function finishRevertMerge(params: {
       repo: job.repo,
       target: job.target,
       actor: "undrift",
-      event: outcome.refused ? "revert-refused" : "revert-applied",
+      event: outcome.refused ? "revert-refused" : outcome.handedOff ? "revert-handed-off" : "revert-applied",
       cluster: job.cluster,
       revision,
-      outcome: outcome.refused ?? `pull request #${pullNumber}: ${applied.length} applied, ${skipped.length} skipped`,
+      outcome:
+        outcome.refused ??
+        (outcome.handedOff
+          ? `pull request #${pullNumber}: asked ${outcome.handedOff.reconciler} to reconcile (${outcome.handedOff.annotation}: ${outcome.handedOff.value}), ${skipped.length} skipped`
+          : `pull request #${pullNumber}: ${applied.length} applied, ${skipped.length} skipped`),
       objects: [...applied, ...skipped],
       ...(comment.url ? { url: comment.url } : {}),
     },
   });
   return {
-    outcome: outcome.refused ? "refused" : "applied",
+    outcome: outcome.refused ? "refused" : outcome.handedOff ? "handed-off" : "applied",
     revision,
     pullRequest: pullNumber,
     applied,

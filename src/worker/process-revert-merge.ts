@@ -12,18 +12,27 @@
 //      never forced, and each read again before it is deleted
 //   5. the health of the applied objects, judged once
 //   6. one comment on the pull request (found again by its marker), an audit entry
+// A target Flux reconciles (discovered from its Kustomization, not suspended)
+// is handed to Flux instead of steps 3-5: the Kustomization is asked to
+// reconcile now (discover/request-reconcile.ts), which re-applies Git as Flux
+// renders it; applying beside it would be a second writer of its objects. A
+// suspended Kustomization reconciles nothing, so undrift applies as for any target.
 // A record that is missing or names another cluster applies nothing, and says so.
 import { clusterFor } from "../config/cluster-registry.ts";
+import type { TargetConfig } from "../config/schema.ts";
+import { requestReconcile } from "../discover/request-reconcile.ts";
 import { ClusterSession } from "../live/cluster-session.ts";
 import { keyString, objectKey } from "../model/object-key.ts";
 import { objectLabel } from "../model/object-label.ts";
+import type { ReconcilerRef } from "../model/types.ts";
 import { pruneTargetOrphans } from "../modes/prune-target-orphans.ts";
+import type { RevertRecord } from "../plan/revert/revert-record.ts";
 import type { ScanJob } from "../queue/jobs.ts";
 import type { ScanContext } from "../queue/process-job.ts";
 import { recordHealth } from "../remediate/revert/record-health.ts";
 import { driftPeople, type RevertMergeOutcome } from "../report/app/revert-merge-body.ts";
-import { scanResolvedTarget } from "../stages/scan/scan-target.ts";
-import { applyApprovedDrift } from "./apply-approved-drift.ts";
+import { type ScanResult, scanResolvedTarget } from "../stages/scan/scan-target.ts";
+import { applyApprovedDrift, approvedRevertDrift } from "./apply-approved-drift.ts";
 import { attributeScan } from "./attribute-scan.ts";
 import { finishRevertMerge, type RevertMergeResult, refusedMerge } from "./finish-revert-merge.ts";
 import { resolveMergeTarget } from "./resolve-merge-target.ts";
@@ -62,6 +71,10 @@ export async function processRevertMerge(params: {
   // Who made the drift being reverted, from the cluster's records: named in the comment beside each object.
   const people = driftPeople(await attributeScan({ deps, cluster: target.cluster, report: scan.report, job }));
 
+  // 3 (a Flux target). The reconciler asked to re-apply Git; what the record approved is what it puts back.
+  const reconciler = target.origin?.from === "flux" && !target.origin.suspended ? target.origin : undefined;
+  if (reconciler) return finish(await handToFlux({ session, scan, record, target, reconciler, revision, people }));
+
   // 3. Only what the record approved and the scan still finds so.
   const deadline = Date.now() + target.timeoutMs;
   const { drift, plan, entries, index } = await applyApprovedDrift({
@@ -99,4 +112,34 @@ export async function processRevertMerge(params: {
     settled: drift.settled.map(objectLabel),
     people,
   });
+}
+
+/** Steps 3-5 for a target Flux reconciles: its object asked to reconcile now, nothing applied by undrift. */
+async function handToFlux(params: {
+  session: ClusterSession;
+  scan: ScanResult;
+  record: RevertRecord;
+  target: TargetConfig;
+  reconciler: ReconcilerRef;
+  revision: string;
+  people: Record<string, string>;
+}): Promise<RevertMergeOutcome> {
+  const { target, reconciler } = params;
+  const drift = approvedRevertDrift(params);
+  const asked = await requestReconcile({ session: params.session, ref: reconciler, at: new Date() });
+  return {
+    target: target.name,
+    cluster: target.cluster,
+    revision: params.revision,
+    applied: [],
+    pruned: [],
+    held: drift.held,
+    settled: drift.settled.map(objectLabel),
+    people: params.people,
+    handedOff: {
+      reconciler: `Flux ${reconciler.kind} ${reconciler.namespace}/${reconciler.name}`,
+      ...asked,
+      objects: drift.approved.map(objectLabel),
+    },
+  };
 }

@@ -27,6 +27,11 @@ export interface RevertMergeOutcome {
    * records of writes (driftPeople); an object nobody is known for has no entry.
    */
   people?: Record<string, string>;
+  /**
+   * The target's reconciler was asked to reconcile instead of undrift applying behind its back: which object,
+   * the annotation and value written, and the approved objects it is expected to put back.
+   */
+  handedOff?: { reconciler: string; annotation: string; value: string; objects: string[] };
 }
 
 /** `changed by alice (sre), bob (dev)`, or `deleted by bob (dev)`, for each object of `report` a record names. */
@@ -67,6 +72,7 @@ function healthLine(failed: number, unhealthy: number): string {
 export function revertMergeComment(outcome: RevertMergeOutcome): string {
   const at = `cluster \`${outcome.cluster}\`, target \`${outcome.target}\`, revision \`${outcome.revision.slice(0, 12)}\``;
   if (outcome.refused) return `**Nothing was applied** (${at}): ${outcome.refused}`;
+  if (outcome.handedOff) return handedOffComment(outcome, outcome.handedOff, at);
   const ok = outcome.applied.filter(applied);
   const failed = outcome.applied.filter((r) => !applied(r));
   const deleted = outcome.pruned.filter(isDeletion);
@@ -102,5 +108,30 @@ export function revertMergeComment(outcome: RevertMergeOutcome): string {
     ...(outcome.held.some((h) => h.unseen)
       ? ["The skipped drift stays for the next scan, which proposes it in a new pull request."]
       : []),
+  ].join("\n\n");
+}
+
+/** A merge handed to the target's reconciler: what was asked of whom, and what it is expected to put back. */
+function handedOffComment(
+  outcome: RevertMergeOutcome,
+  handedOff: NonNullable<RevertMergeOutcome["handedOff"]>,
+  at: string,
+): string {
+  const people = outcome.people ?? {};
+  return [
+    `undrift asked ${handedOff.reconciler} to reconcile now (\`${handedOff.annotation}: ${handedOff.value}\`) instead of applying this pull request's record behind its back (${at}). It re-applies Git, which puts back what the record approved; the next scan says whether the drift is gone.`,
+    ...section(
+      "**Approved** (for the reconciler to put back)",
+      handedOff.objects.map((label) => `- \`${label}\`${people[label] ? `; ${people[label]}` : ""}`),
+      "- nothing",
+    ),
+    ...section(
+      "**Skipped**",
+      outcome.held.map((h) => `- \`${objectLabel(h.object)}\` (${h.object.status}): ${h.reason}`),
+    ),
+    ...section(
+      "**Already in sync** (nothing to apply)",
+      outcome.settled.map((label) => `- \`${label}\``),
+    ),
   ].join("\n\n");
 }
