@@ -22,6 +22,28 @@ export interface KustomizePatch {
   target?: Record<string, string>;
 }
 
+/** A ConfigMap or Secret in the Kustomization's namespace whose data keys are post-build variables. */
+export interface SubstituteReference {
+  kind: "ConfigMap" | "Secret";
+  name: string;
+  /** A missing object is no error: it defines no variables. */
+  optional: boolean;
+}
+
+/**
+ * A Kustomization's `spec.postBuild`: references only, never values from the cluster (those are read at scan
+ * time, live/read-post-build-variables.ts, and passed to the render).
+ */
+export interface PostBuild {
+  /** The Kustomization as `namespace/name`: whose substituteFrom objects are read, and what its errors name. */
+  kustomization: string;
+  /** `spec.postBuild.substitute`: inline variables, over those of substituteFrom. */
+  substitute: Record<string, string>;
+  substituteFrom: SubstituteReference[];
+  /** `substituteStrategy: Always`: substitute (defaults) even with no variable at all. */
+  always: boolean;
+}
+
 /** What kustomize-controller does to a Kustomization's path before and after `kustomize build`. */
 export interface FluxRender {
   targetNamespace?: string;
@@ -34,4 +56,6 @@ export interface FluxRender {
   ignoreMissingComponents: boolean;
   /** `spec.commonMetadata` and the labels kustomize-controller itself sets on every object it applies. */
   metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+  /** `spec.postBuild`, when set: variables substituted into each built object. */
+  postBuild?: PostBuild;
 }

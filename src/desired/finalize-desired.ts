@@ -49,7 +49,7 @@ export function finalizeDesired({
 }): DesiredObject[] {
   const crdScopes = definedScopes(objects);
   const bySource = new Map<string, Source>();
-  return objects.map(({ object, source }) => {
+  return objects.map(({ object, source, sensitive }) => {
     const scope = scopeOf(object.apiVersion, object.kind) ?? crdScopes.get(kindKeyOf(object));
     if (!scope && unavailable.includes(object.apiVersion)) {
       const [group, version] = [groupOf(object.apiVersion), object.apiVersion.split("/")[1]];
@@ -75,7 +75,7 @@ export function finalizeDesired({
       );
     }
     bySource.set(keyString(key), source);
-    return { object: copy, source: { ...source } };
+    return { object: copy, source: { ...source }, ...(sensitive ? { sensitive: [...sensitive] } : {}) };
   });
 }
 

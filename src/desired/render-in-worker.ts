@@ -11,6 +11,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { siblingModule } from "../model/sibling-module.ts";
+import type { PostBuildVariables } from "./post-build/substitute-objects.ts";
 import { RenderError } from "./render-error.ts";
 import type { RenderResult, RenderTarget } from "./render-target.ts";
 import { ToolNotFoundError } from "./tools.ts";
@@ -24,6 +25,8 @@ export interface Request {
   id: number;
   repoDir: string;
   target: RenderTarget;
+  /** A Flux target's post-build variables: sent to the thread in memory, never logged. */
+  variables?: PostBuildVariables | undefined;
   /** The caller's environment: the tools are looked up by it (UNDRIFT_KUSTOMIZE, PATH) and run with it. */
   env: Record<string, string | undefined>;
 }
@@ -80,10 +83,10 @@ class RenderPool {
     this.size = size;
   }
 
-  render(repoDir: string, target: RenderTarget): Promise<RenderResult> {
+  render(repoDir: string, target: RenderTarget, variables?: PostBuildVariables): Promise<RenderResult> {
     return new Promise((resolve, reject) => {
       // postMessage sends a structured clone: the caller's target and environment stay the caller's.
-      const request: Request = { id: this.nextId++, repoDir, target, env: { ...process.env } };
+      const request: Request = { id: this.nextId++, repoDir, target, variables, env: { ...process.env } };
       this.thread().render(request, { resolve, reject });
     });
   }
@@ -112,8 +115,12 @@ class RenderPool {
 // their binary, so a thread takes further renders meanwhile.
 const pool = new RenderPool(availableParallelism());
 
-export function renderInWorker(params: { repoDir: string; target: RenderTarget }): Promise<RenderResult> {
-  return pool.render(params.repoDir, params.target);
+export function renderInWorker(params: {
+  repoDir: string;
+  target: RenderTarget;
+  variables?: PostBuildVariables | undefined;
+}): Promise<RenderResult> {
+  return pool.render(params.repoDir, params.target, params.variables);
 }
 
 /** Each render thread's V8 heap (used and total), for a benchmark's account of the worker's memory. */

@@ -13,10 +13,17 @@ import { extractObjects, type SkippedDocument } from "./extract-objects.ts";
 import { findKustomization } from "./find-kustomization.ts";
 import { generatedKustomization, withFluxMetadata, withFluxOverlay } from "./flux-overlay.ts";
 import { parseManifests } from "./parse-manifests.ts";
+import { type PostBuildVariables, substituteObjects } from "./post-build/substitute-objects.ts";
 import { RenderError } from "./render-error.ts";
 import { type DocumentIndexCache, originAnnotation, resolveOrigin } from "./resolve-origin.ts";
 import { runTool, ToolRunError } from "./run-tool.ts";
 import { toolPath } from "./tools.ts";
+
+/**
+ * kustomize-controller's StrictPostBuildSubstitutions feature gate, on by default since v1.9 (the v1.10 undrift's
+ * test cluster installs included): a variable used without a default and defined nowhere fails the build.
+ */
+export const STRICT_SUBSTITUTIONS = true;
 
 /** Largest `kustomize build` output undrift reads: a whole target, so more than one manifest file may hold. */
 export const MAX_RENDERED_BYTES = 64 * 1024 * 1024;
@@ -24,16 +31,19 @@ export const MAX_RENDERED_BYTES = 64 * 1024 * 1024;
 /**
  * Builds the kustomization in `targetPath` (repo-relative); never with exec, alpha plugins or helm enabled. With
  * `flux`, as kustomize-controller builds a Kustomization's path: a folder without a kustomization gets one
- * generated, the object's overlays go on it, and the metadata the controller applies goes on every object.
+ * generated, the object's overlays go on it, its `postBuild` variables (`variables`, read from the cluster) are
+ * substituted into each built object, and the metadata the controller applies goes on every object.
  */
 export async function renderKustomize({
   repoDir,
   targetPath,
   flux,
+  variables,
 }: {
   repoDir: string;
   targetPath: string;
   flux?: FluxRender | undefined;
+  variables?: PostBuildVariables | undefined;
 }): Promise<{
   objects: DesiredObject[];
   skipped: SkippedDocument[];
@@ -44,6 +54,13 @@ export async function renderKustomize({
     throw new RenderError(`${targetPath}: no kustomization.yaml in the target folder`, { file: targetPath });
   }
   if (name) await checkKustomizations({ repoDir, dir: targetPath });
+  const postBuild = flux?.postBuild;
+  // A caller without a cluster (validate) cannot have them: rendered without, every variable would read as drift.
+  if (postBuild && !variables) {
+    throw new RenderError(
+      `Kustomization ${postBuild.kustomization}: spec.postBuild: its variables are read from the cluster, and were not`,
+    );
+  }
 
   const scratch = await realpath(await mkdtemp(join(tmpdir(), "undrift-kustomize-")));
   try {
@@ -84,10 +101,28 @@ export async function renderKustomize({
     const documents = parseManifests({ file: label, text: output, maxBytes: MAX_RENDERED_BYTES });
     const found = extractObjects({ documents, file: kustomizationFile, label, rendered: true });
     skipped.push(...found.skipped);
+    const built: DesiredObject[] = [];
     for (const { object } of found.objects) {
       const source = await resolveOrigin({ repoDir, targetPath, kustomizationFile, object, cache });
-      const built = withoutBuildAnnotations(object, userAsked);
-      objects.push({ object: flux ? withFluxMetadata(built, flux.metadata) : built, source });
+      built.push({ object: withoutBuildAnnotations(object, userAsked), source });
+    }
+    // As the controller: substituted after the build, and its metadata set after that, when it applies.
+    const substituted =
+      postBuild && variables
+        ? substituteObjects({
+            objects: built.map((b) => b.object),
+            variables,
+            always: postBuild.always,
+            strict: STRICT_SUBSTITUTIONS,
+            where: `Kustomization ${postBuild.kustomization}`,
+          })
+        : built.map(({ object }) => ({ object, sensitive: [] }));
+    for (const [i, { object, sensitive }] of substituted.entries()) {
+      objects.push({
+        object: flux ? withFluxMetadata(object, flux.metadata) : object,
+        source: built[i]!.source,
+        ...(sensitive.length > 0 ? { sensitive } : {}),
+      });
     }
     return { objects, skipped };
   } finally {

@@ -11,6 +11,7 @@ import type { FluxRender } from "../config/target-origin.ts";
 import type { DesiredObject } from "../model/types.ts";
 import type { SkippedDocument } from "./extract-objects.ts";
 import { findKustomization } from "./find-kustomization.ts";
+import type { PostBuildVariables } from "./post-build/substitute-objects.ts";
 import { RenderError } from "./render-error.ts";
 import { renderHelm } from "./render-helm.ts";
 import { renderKustomize } from "./render-kustomize.ts";
@@ -38,13 +39,18 @@ export interface RenderResult {
   renderer: Renderer;
 }
 
-/** Renders `target.path` of the working tree at `repoDir`; throws RenderError naming the file at fault. */
+/**
+ * Renders `target.path` of the working tree at `repoDir`; throws RenderError naming the file at fault. A Flux
+ * target with `postBuild` needs its `variables` (live/read-post-build-variables.ts).
+ */
 export async function renderTarget({
   repoDir,
   target,
+  variables,
 }: {
   repoDir: string;
   target: RenderTarget;
+  variables?: PostBuildVariables | undefined;
 }): Promise<RenderResult> {
   // Real paths, so tool messages and symlink checks speak of the same folders.
   const root = await realpath(repoDir);
@@ -78,7 +84,7 @@ export async function renderTarget({
     case "plain":
       return { ...(await renderPlain({ repoDir: root, targetPath })), renderer };
     case "kustomize":
-      return { ...(await renderKustomize({ repoDir: root, targetPath, flux: target.flux })), renderer };
+      return { ...(await renderKustomize({ repoDir: root, targetPath, flux: target.flux, variables })), renderer };
     case "helm": {
       const rendered = await renderHelm({
         repoDir: root,

@@ -3,12 +3,19 @@
 // kustomize-controller generates onto that path (targetNamespace, namePrefix,
 // nameSuffix, patches, images, components), the metadata it sets when it
 // applies (commonMetadata, and its kustomize.toolkit.fluxcd.io/name and
-// /namespace labels, which are also how it finds what it owns), its field
-// manager, prune and force. Pure: the objects are read elsewhere.
+// /namespace labels, which are also how it finds what it owns), its
+// post-build substitutions (as references: the values are read at scan time),
+// its field manager, prune and force. Pure: the objects are read elsewhere.
 import type { DiscoverEntry } from "../config/discover-schema.ts";
 import { normalizeRepoPath } from "../config/normalize-repo-path.ts";
 import type { TargetConfig } from "../config/schema.ts";
-import type { FluxRender, KustomizeImage, KustomizePatch } from "../config/target-origin.ts";
+import type {
+  FluxRender,
+  KustomizeImage,
+  KustomizePatch,
+  PostBuild,
+  SubstituteReference,
+} from "../config/target-origin.ts";
 import { targetSchema } from "../config/target-schema.ts";
 import type { KubeObject } from "../model/types.ts";
 import { isSameRepository, type RepositoryIdentity } from "./source-url.ts";
@@ -48,12 +55,8 @@ export function fluxKustomizationTarget(params: {
   const url = (source?.spec as Spec | undefined)?.url;
   if (typeof url !== "string" || !isSameRepository(url, params.repository)) return { ok: false, otherSource: true };
 
-  // Rendered without its variables, every substituted field would read as drift: a false page, so no target yet.
-  const postBuild = (spec.postBuild ?? {}) as { substitute?: unknown; substituteFrom?: unknown };
-  if (postBuild.substitute !== undefined || postBuild.substituteFrom !== undefined) {
-    const problem = `${where}: spec.postBuild substitutions are not rendered by undrift yet, so it is not scanned (declare its target under targets: with the substituted files)`;
-    return { ok: false, otherSource: false, problem };
-  }
+  const postBuild = postBuildOf(spec, `${namespace}/${name}`);
+  if (typeof postBuild === "string") return { ok: false, otherSource: false, problem: `${where}: ${postBuild}` };
   // Flux joins the path under the source's root whether or not it starts with a slash.
   const path = normalizeRepoPath(String(spec.path ?? ".").replace(/^\/+/, "") || ".");
   if (!path.ok) return { ok: false, otherSource: false, problem: `${where}: spec.path: ${path.problem}` };
@@ -86,7 +89,10 @@ export function fluxKustomizationTarget(params: {
         ...(spec.suspend === true ? { suspended: true } : {}),
         ...(typeof status.lastAppliedRevision === "string" ? { lastAppliedRevision: status.lastAppliedRevision } : {}),
       },
-      flux: fluxRender(spec, { [FLUX_NAME_LABEL]: name, [FLUX_NAMESPACE_LABEL]: namespace }),
+      flux: {
+        ...fluxRender(spec, { [FLUX_NAME_LABEL]: name, [FLUX_NAMESPACE_LABEL]: namespace }),
+        ...(postBuild ? { postBuild } : {}),
+      },
     },
   };
 }
@@ -124,6 +130,29 @@ function fluxRender(spec: Spec, ownLabels: Record<string, string>): FluxRender {
     // The controller's own labels last: commonMetadata cannot take them over (it sets them after, as here).
     metadata: { labels: { ...strings(common.labels), ...ownLabels }, annotations: strings(common.annotations) },
   };
+}
+
+/**
+ * `spec.postBuild` as references (the values are read at scan time), undefined when absent, or what is wrong
+ * with it. kustomize-controller substitutes whenever the field is there, even empty.
+ */
+function postBuildOf(spec: Spec, kustomization: string): PostBuild | undefined | string {
+  if (spec.postBuild === undefined || spec.postBuild === null) return undefined;
+  const postBuild = spec.postBuild as { substitute?: unknown; substituteFrom?: unknown; substituteStrategy?: unknown };
+  const substitute: Record<string, string> = {};
+  for (const [key, value] of Object.entries((postBuild.substitute ?? {}) as Record<string, unknown>)) {
+    if (typeof value !== "string") return `spec.postBuild.substitute.${key}: not a string`;
+    substitute[key] = value;
+  }
+  const substituteFrom: SubstituteReference[] = [];
+  for (const [index, entry] of list(postBuild.substituteFrom).entries()) {
+    const { kind, name, optional } = (entry ?? {}) as { kind?: unknown; name?: unknown; optional?: unknown };
+    if ((kind !== "ConfigMap" && kind !== "Secret") || typeof name !== "string" || name === "") {
+      return `spec.postBuild.substituteFrom[${index}]: kind must be ConfigMap or Secret, with a name`;
+    }
+    substituteFrom.push({ kind, name, optional: optional === true });
+  }
+  return { kustomization, substitute, substituteFrom, always: postBuild.substituteStrategy === "Always" };
 }
 
 function list(value: unknown): unknown[] {

@@ -12,7 +12,7 @@ import type {
 } from "../model/types.ts";
 import { cleanObject } from "./clean-object.ts";
 import type { ObjectComparison } from "./compare-object.ts";
-import { maskResource } from "./mask.ts";
+import { maskResource, maskSensitiveFields } from "./mask.ts";
 import { summarize } from "./summarize.ts";
 
 export interface Pairing {
@@ -63,7 +63,7 @@ export function buildReport(params: {
   problems: ScanProblem[];
   reconciler?: ReconcilerRef | undefined;
 }): DriftReport {
-  const resources = params.pairings.map((p) => maskResource(resourceOf(p)));
+  const resources = params.pairings.map((p) => maskSensitiveFields(maskResource(resourceOf(p)), p.desired?.sensitive));
   return {
     target: params.target,
     revision: params.revision,

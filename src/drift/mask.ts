@@ -2,6 +2,8 @@
 // and `stringData` becomes a mask before a report exists, so no renderer, log,
 // job payload or error can carry one. Masks say only whether a value changed,
 // as Flux's ssa sanitizer does: `***`, or `*** (before)` / `*** (after)`.
+// Fields of other objects that Flux filled from a Secret (post-build variables)
+// are masked the same way.
 import { isSecret } from "../model/is-secret.ts";
 import type { Change, KubeObject, ResourceReport } from "../model/types.ts";
 
@@ -80,4 +82,55 @@ export function redactSecretValues(message: string, secrets: KubeObject[]): stri
     }
   }
   return out;
+}
+
+/**
+ * A resource report with the fields at `sensitive` (JSON pointers; "" is every field) masked like a Secret's
+ * values: the fields of a non-Secret object that Flux filled from a Secret (DesiredObject.sensitive).
+ */
+export function maskSensitiveFields(resource: ResourceReport, sensitive: string[] | undefined): ResourceReport {
+  if (!sensitive || sensitive.length === 0) return resource;
+  const within = (a: string, b: string) => a === b || a.startsWith(`${b}/`);
+  const touches = (path: string) => sensitive.some((s) => s === "" || within(path, s) || within(s, path));
+  const out: ResourceReport = {
+    ...resource,
+    changes: resource.changes.map((change) => {
+      if (!touches(change.path)) return change;
+      const changed = change.live !== undefined && change.desired !== undefined;
+      const masked: Change = { ...change };
+      if ("live" in change) masked.live = maskValue(change.live, changed ? maskBefore : mask);
+      if ("desired" in change) masked.desired = maskValue(change.desired, changed ? maskAfter : mask);
+      return masked;
+    }),
+  };
+  for (const side of ["live", "wouldBe"] as const) {
+    const object = resource[side];
+    if (!object) continue;
+    const copy = structuredClone(object);
+    const paths = sensitive.includes("")
+      ? Object.keys(copy)
+          .filter((k) => !["apiVersion", "kind", "metadata"].includes(k))
+          .map((k) => `/${k}`)
+          .concat(["/metadata/labels", "/metadata/annotations"])
+      : sensitive;
+    for (const path of paths) setMasked(copy, path);
+    out[side] = copy;
+  }
+  return out;
+}
+
+/** The value at `pointer` replaced by the mask, when it is there. */
+function setMasked(object: unknown, pointer: string): void {
+  const keys = pointer
+    .split("/")
+    .slice(1)
+    .map((k) => k.replaceAll("~1", "/").replaceAll("~0", "~"));
+  let at = object as Record<string, unknown> | undefined;
+  for (const key of keys.slice(0, -1)) {
+    const next = at?.[key];
+    if (typeof next !== "object" || next === null) return;
+    at = next as Record<string, unknown>;
+  }
+  const last = keys.at(-1);
+  if (at && last !== undefined && last in at) at[last] = mask;
 }

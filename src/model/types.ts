@@ -44,6 +44,11 @@ export interface Source {
 export interface DesiredObject {
   object: KubeObject;
   source: Source;
+  /**
+   * JSON pointers of the fields whose value holds Secret data substituted into a non-Secret object (a Flux
+   * post-build variable from a Secret; "" is the whole object): masked in every report like a Secret's values.
+   */
+  sensitive?: string[];
 }
 
 /** Identity of an object across versions, as Argo CD's gitops-engine pairs them: no version in it. */

@@ -10,10 +10,14 @@ export function notCodifiable(params: {
   object: { apiVersion: string; kind: string };
   live?: { metadata: ObjectMeta };
   renderer: Renderer;
+  /** Fields of the desired object hold Secret data substituted by Flux (DesiredObject.sensitive). */
+  sensitive?: boolean;
 }): string | undefined {
   const deleting = beingDeleted(params.live);
   if (deleting) return deleting;
   if (isSecret(params.object)) return "Secret values stay out of Git";
+  // An edit would write the live value, the Secret's data, in place of the `${var}` Git holds.
+  if (params.sensitive) return "it holds a Flux post-build variable from a Secret, and Secret values stay out of Git";
   if (params.renderer === "helm") return "helm output is diffed and reverted, not codified";
   return undefined;
 }

@@ -33,6 +33,7 @@ export async function codifyDrift(
     policy: scan.policy,
     renderer: scan.renderer,
     scopeOf: (apiVersion, kind) => scan.index.scopeOf(apiVersion, kind),
+    variables: scan.variables,
   });
   if (codify.files.length === 0) {
     const why = codify.notCodified.slice(0, 20).map((n) => `- \`${objectLabel(n)}\`: ${n.reason}`);

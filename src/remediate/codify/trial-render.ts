@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import type { TargetConfig } from "../../config/schema.ts";
 import { copyRepo } from "../../desired/copy-repo.ts";
 import { finalizeDesired, type Scope } from "../../desired/finalize-desired.ts";
+import type { PostBuildVariables } from "../../desired/post-build/substitute-objects.ts";
 import { renderTarget } from "../../desired/render-target.ts";
 import type { DesiredObject } from "../../model/types.ts";
 import type { FileTexts } from "./apply-plans.ts";
@@ -22,6 +23,8 @@ export async function createTrialRender(params: {
   target: TargetConfig;
   trackingLabel?: { key: string; value: string } | undefined;
   scopeOf: (apiVersion: string, kind: string) => Scope | undefined;
+  /** A Flux target's post-build variables, as its scan read them. */
+  variables?: PostBuildVariables | undefined;
 }): Promise<TrialRender> {
   const scratch = await realpath(await mkdtemp(join(tmpdir(), "undrift-codify-")));
   const copy = join(scratch, "repo");
@@ -41,7 +44,7 @@ export async function createTrialRender(params: {
           await writeFile(abs, text);
         }
       }
-      const rendered = await renderTarget({ repoDir: copy, target: params.target });
+      const rendered = await renderTarget({ repoDir: copy, target: params.target, variables: params.variables });
       return finalizeDesired({
         objects: rendered.objects,
         namespace: params.target.namespace,

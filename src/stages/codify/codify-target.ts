@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { RepoConfig, TargetConfig } from "../../config/schema.ts";
 import { trackingLabel } from "../../config/tracking-label.ts";
 import type { Scope } from "../../desired/finalize-desired.ts";
+import type { PostBuildVariables } from "../../desired/post-build/substitute-objects.ts";
 import type { Renderer } from "../../desired/render-target.ts";
 import { repoPath } from "../../desired/repo-path.ts";
 import { findingOf, type Pairing } from "../../drift/build-report.ts";
@@ -53,6 +54,7 @@ export async function codifyTarget(params: {
     policy: scan.policy,
     renderer: scan.renderer,
     scopeOf: (apiVersion, kind) => scan.index.scopeOf(apiVersion, kind),
+    variables: scan.variables,
   });
 }
 
@@ -67,6 +69,8 @@ export interface CodifyScanParams {
   /** The renderer the scan used (auto resolved). */
   renderer: Renderer;
   scopeOf: (apiVersion: string, kind: string) => Scope | undefined;
+  /** The post-build variables the scan rendered a Flux target with: its trial renders need the same. */
+  variables?: PostBuildVariables | undefined;
 }
 
 /** Codifies the drift a scan found; steps 2 to 5 of the pipeline. */
@@ -93,6 +97,7 @@ export async function codifyScan(params: CodifyScanParams): Promise<CodifyResult
     target,
     trackingLabel: context.trackingLabel,
     scopeOf: params.scopeOf,
+    variables: params.variables,
   });
   try {
     // 3. Plans.
@@ -141,6 +146,7 @@ function triage(pairings: Pairing[], renderer: CodifyScanParams["renderer"]) {
       object: (pairing.desired?.object ?? pairing.live)!,
       ...(pairing.live ? { live: pairing.live } : {}),
       renderer,
+      sensitive: (pairing.desired?.sensitive?.length ?? 0) > 0,
     });
     if (reason) outcomes.set(pairing, { reason });
     else todo.push({ pairing, status });

@@ -9,6 +9,7 @@ import type { RepoConfig, TargetConfig } from "../../config/schema.ts";
 import { trackingLabel } from "../../config/tracking-label.ts";
 import type { SkippedDocument } from "../../desired/extract-objects.ts";
 import { finalizeDesired } from "../../desired/finalize-desired.ts";
+import type { PostBuildVariables } from "../../desired/post-build/substitute-objects.ts";
 import { renderInWorker } from "../../desired/render-in-worker.ts";
 import type { Renderer, RenderResult } from "../../desired/render-target.ts";
 import { repoRevision } from "../../desired/repo-revision.ts";
@@ -19,6 +20,7 @@ import { loadJq } from "../../drift/jq.ts";
 import type { ClusterSession } from "../../live/cluster-session.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import { resolveDesired, StaleDiscoveryError, type Tracked } from "../../live/fetch-live.ts";
+import { readPostBuildVariables } from "../../live/read-post-build-variables.ts";
 import { kindKeyOf } from "../../model/object-key.ts";
 import type { DesiredObject, DriftReport, ScanProblem } from "../../model/types.ts";
 import { pairObjects } from "./pair-objects.ts";
@@ -42,6 +44,8 @@ export interface ScanResult {
   policy: ComparePolicy;
   /** Documents the render skipped because they declare no object (values files, CI config), with why. */
   skipped: SkippedDocument[];
+  /** A Flux target's post-build variables as the scan read them, for codify's trial renders; in memory only. */
+  variables?: PostBuildVariables | undefined;
 }
 
 /** Kinds the worker may not watch: LISTed on every scan instead, said once per kind. */
@@ -74,7 +78,7 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
   const { client } = session;
   const requestsBefore = client.requests;
   // 1-2. The render, and the cluster's kinds and tracked objects.
-  const { rendered, revision, jq, index, tracked } = await renderAndList(params);
+  const { rendered, revision, jq, index, tracked, variables } = await renderAndList(params);
   // 3. Namespaces and tracking labels settled by the cluster's kinds; the live objects looked up.
   const policy = comparePolicy(target, jq);
   const desired = finalizeDesired({
@@ -125,6 +129,7 @@ export async function scanResolvedTarget(params: ResolvedScanParams): Promise<Sc
     renderer: rendered.renderer,
     policy,
     skipped: rendered.skipped,
+    ...(variables ? { variables } : {}),
   };
 }
 
@@ -133,16 +138,19 @@ async function renderAndList(params: ResolvedScanParams) {
   const { target, session } = params;
   // 1. The cluster side starts at once: discovery, and the selector LISTs of the kinds the target may not
   // declare, need nothing from Git; the kinds it declares are listed in full once it has rendered.
+  // A Flux Kustomization's post-build variables are read from its cluster first: the render substitutes them.
+  const reading = readPostBuildVariables({ client: session.client, postBuild: target.flux?.postBuild });
   const rendering = params.rendered
     ? Promise.resolve(params.rendered)
-    : renderInWorker({ repoDir: params.repoDir, target });
+    : reading.then((variables) => renderInWorker({ repoDir: params.repoDir, target, variables }));
   const declared = rendering.then((r) => new Set(r.objects.map(({ object }) => kindKeyOf(object))));
   // A failed render is the scan's error (awaited in Promise.all below); `declared` and the LISTs fail with
   // it, or on their own, and are awaited later or never (the cluster failed first): heard here, not unhandled.
   declared.catch(() => undefined);
   const listing = session.listTracked(target.tracking.selector, declared);
   listing.catch(() => undefined);
-  const [rendered, revision, jq, discovered] = await Promise.all([
+  const [variables, rendered, revision, jq, discovered] = await Promise.all([
+    reading,
     rendering,
     params.revision ?? repoRevision(params.repoDir),
     loadJq(),
@@ -161,5 +169,5 @@ async function renderAndList(params: ResolvedScanParams) {
     index = await session.rediscover();
     tracked = await session.listTracked(target.tracking.selector, declared, index);
   }
-  return { rendered, revision, jq, index, tracked };
+  return { rendered, revision, jq, index, tracked, variables };
 }

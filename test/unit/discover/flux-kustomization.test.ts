@@ -130,18 +130,51 @@ describe("a Flux Kustomization as a target", () => {
     expect(result.ok).toBe(true);
   });
 
-  it("is no target while it substitutes variables after the build, rather than report every variable as drift", () => {
-    for (const postBuild of [
-      { substitute: { cluster: "prod" } },
-      { substituteFrom: [{ kind: "ConfigMap", name: "vars" }] },
-    ]) {
-      expect(found(kustomization({ postBuild }))).toEqual({
-        ok: false,
-        otherSource: false,
-        problem:
-          "Kustomization flux-system/apps: spec.postBuild substitutions are not rendered by undrift yet, so it is not scanned (declare its target under targets: with the substituted files)",
-      });
-    }
+  it("is a target that carries its postBuild substitutions as references, never values, in list order", () => {
+    const result = found(
+      kustomization({
+        postBuild: {
+          substitute: { cluster: "prod" },
+          substituteFrom: [
+            { kind: "ConfigMap", name: "vars", optional: true },
+            { kind: "Secret", name: "secret-vars" },
+          ],
+        },
+      }),
+    );
+    expect(result.ok && result.target.flux?.postBuild).toEqual({
+      kustomization: "flux-system/apps",
+      substitute: { cluster: "prod" },
+      substituteFrom: [
+        { kind: "ConfigMap", name: "vars", optional: true },
+        { kind: "Secret", name: "secret-vars", optional: false },
+      ],
+      always: false,
+    });
+    const always = found(kustomization({ postBuild: { substituteStrategy: "Always" } }));
+    expect(always.ok && always.target.flux?.postBuild).toMatchObject({ substituteFrom: [], always: true });
+    const none = found(kustomization({}));
+    expect(none.ok && none.target.flux).not.toHaveProperty("postBuild");
+  });
+
+  it("names the field of a substituteFrom entry that is neither a ConfigMap nor a Secret", () => {
+    expect(
+      found(
+        kustomization({
+          postBuild: {
+            substituteFrom: [
+              { kind: "ConfigMap", name: "a" },
+              { kind: "Bucket", name: "b" },
+            ],
+          },
+        }),
+      ),
+    ).toEqual({
+      ok: false,
+      otherSource: false,
+      problem:
+        "Kustomization flux-system/apps: spec.postBuild.substituteFrom[1]: kind must be ConfigMap or Secret, with a name",
+    });
   });
 
   it("names the object and field when its path leaves the repository", () => {
