@@ -134,3 +134,35 @@ function setMasked(object: unknown, pointer: string): void {
   const last = keys.at(-1);
   if (at && last !== undefined && last in at) at[last] = mask;
 }
+
+/**
+ * `message` without the values a desired object must not show: a Secret's, and those at the fields it marks
+ * sensitive (Flux post-build variables from a Secret), plain and base64, as an API server's refusal may quote
+ * the value it refused.
+ */
+export function redactObjectValues(message: string, object: KubeObject, sensitive?: readonly string[]): string {
+  let out = isSecret(object) ? redactSecretValues(message, [object]) : message;
+  for (const pointer of sensitive ?? []) {
+    for (const value of stringsAt(object, pointer)) {
+      for (const needle of [value, Buffer.from(value).toString("base64")])
+        if (needle.length >= 4) out = out.split(needle).join(mask);
+    }
+  }
+  return out;
+}
+
+/** Every string at or under `pointer` in `object` ("" is the whole object). */
+function stringsAt(object: unknown, pointer: string): string[] {
+  let at: unknown = object;
+  for (const key of pointer.split("/").slice(1)) {
+    if (typeof at !== "object" || at === null) return [];
+    at = (at as Record<string, unknown>)[key.replaceAll("~1", "/").replaceAll("~0", "~")];
+  }
+  const found: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === "string") found.push(value);
+    else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) walk(v);
+  };
+  walk(at);
+  return found;
+}

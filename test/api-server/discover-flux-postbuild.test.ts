@@ -16,6 +16,7 @@ const repo = uniqueName("gitops");
 const namespace = uniqueName("flux");
 const repoDir = mkdtempSync(join(tmpdir(), "undrift-postbuild-"));
 const secretValue = "s3cr3t-token-from-the-secret";
+const badPortName = "Secret_Port_Name";
 const labels = { "kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": namespace };
 
 const files: Record<string, string> = {
@@ -29,6 +30,17 @@ data:
   region: \${region:=eu-west-1}
   token: \${token}
   literal: $\${kept}
+`,
+  // A Secret's value where the API server refuses it (a port name is a DNS label): its refusal quotes it.
+  "invalid/service.yaml": `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector: {app: web}
+  ports:
+    - name: \${portname}
+      port: 80
 `,
   "apps/scripts.yaml": `apiVersion: v1
 kind: ConfigMap
@@ -53,7 +65,10 @@ const reconcilerObjects = [
     apiVersion: "v1",
     kind: "Secret",
     metadata: { name: "secret-vars", namespace },
-    data: { token: Buffer.from(secretValue).toString("base64") },
+    data: {
+      token: Buffer.from(secretValue).toString("base64"),
+      portname: Buffer.from(badPortName).toString("base64"),
+    },
   },
   {
     apiVersion: "kustomize.toolkit.fluxcd.io/v1",
@@ -73,6 +88,19 @@ const reconcilerObjects = [
           { kind: "ConfigMap", name: "absent", optional: true },
         ],
       },
+    },
+  },
+  {
+    apiVersion: "kustomize.toolkit.fluxcd.io/v1",
+    kind: "Kustomization",
+    metadata: { name: "invalid", namespace },
+    spec: {
+      interval: "10m",
+      path: "./invalid",
+      prune: true,
+      sourceRef: { kind: "GitRepository", name: "gitops" },
+      targetNamespace: namespace,
+      postBuild: { substituteFrom: [{ kind: "Secret", name: "secret-vars" }] },
     },
   },
 ];
@@ -95,6 +123,17 @@ const applied = [
       annotations: { "kustomize.toolkit.fluxcd.io/substitute": "disabled" },
     },
     data: { "run.sh": "echo ${HOME}" },
+  },
+  // Applied before the Secret's value came to be there: the port as a person named it.
+  {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: {
+      name: "web",
+      namespace,
+      labels: { "kustomize.toolkit.fluxcd.io/name": "invalid", "kustomize.toolkit.fluxcd.io/namespace": namespace },
+    },
+    spec: { selector: { app: "web" }, ports: [{ name: "web", port: 80 }] },
   },
 ];
 
@@ -159,6 +198,18 @@ describe("a discovered Kustomization with postBuild substitutions", () => {
     for (const out of [json, text, markdown]) {
       expect(out.stdout).not.toContain(secretValue);
       expect(out.stderr).not.toContain(secretValue);
+    }
+  });
+
+  it("does not quote the Secret's value when the API server refuses the object it was substituted into", async () => {
+    const invalid = `ks-${namespace}-invalid`;
+    const scan = await cli("scan", "--target", invalid, "-o", "json");
+    // A revert's dry-run sends the object: the server refuses it, and its refusal quotes the value it refused.
+    const revert = await cli("revert", "--target", invalid, "--dry-run");
+    expect(`${revert.stdout}${revert.stderr}`).toMatch(/Invalid value: "\*\*\*"/);
+    for (const out of [scan, revert]) {
+      expect(out.stdout).not.toContain(badPortName);
+      expect(out.stderr).not.toContain(badPortName);
     }
   });
 

@@ -4,14 +4,13 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import type { IgnoreRule, Jq } from "../../drift/ignore-rules.ts";
-import { redactSecretValues } from "../../drift/mask.ts";
+import { redactObjectValues } from "../../drift/mask.ts";
 import { applyObject } from "../../live/apply-object.ts";
 import type { ApiResource } from "../../live/discovery.ts";
 import { getObject } from "../../live/get-object.ts";
 import type { KubeClient } from "../../live/kube-client.ts";
 import { patchManagedFields } from "../../live/patch-managed-fields.ts";
 import { applyAction, type ObjectRecord } from "../../model/change-set.ts";
-import { isSecret } from "../../model/is-secret.ts";
 import { refOf } from "../../model/ref-of.ts";
 import type { KubeObject } from "../../model/types.ts";
 import { judgedChange } from "../../plan/revert/changed-nothing-judged.ts";
@@ -71,7 +70,7 @@ export async function applyDesired(params: ApplyDesiredParams): Promise<AppliedO
       ...record,
       ...extra,
       action: "failed",
-      reason: isSecret(object) ? redactSecretValues(refused, [object]) : refused,
+      reason: redactObjectValues(refused, object, planned.desired.sensitive),
     },
   });
 

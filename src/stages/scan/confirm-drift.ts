@@ -9,11 +9,10 @@
 // It returns the new comparison and what it found; the caller's pairing is left as it was.
 
 import { type ComparePolicy, compareObject, type ObjectComparison } from "../../drift/compare-object.ts";
-import { redactSecretValues } from "../../drift/mask.ts";
+import { redactObjectValues } from "../../drift/mask.ts";
 import type { ClusterSession, DryRunAnswer } from "../../live/cluster-session.ts";
 import type { ResourceIndex } from "../../live/discovery.ts";
 import { KubeApiError } from "../../live/errors.ts";
-import { isSecret } from "../../model/is-secret.ts";
 import { groupOf, objectKey } from "../../model/object-key.ts";
 import type { KubeObject, ScanProblem } from "../../model/types.ts";
 
@@ -30,6 +29,8 @@ export interface Confirmed {
 
 export async function confirmDrift(params: {
   desired: KubeObject;
+  /** The desired object's fields that hold Secret data (DesiredObject.sensitive): never quoted in a problem. */
+  sensitive?: readonly string[] | undefined;
   live: KubeObject;
   /** The local pass's comparison of the two. */
   comparison: ObjectComparison;
@@ -44,8 +45,7 @@ export async function confirmDrift(params: {
   const compare = (wouldBe?: KubeObject, defaulted?: KubeObject) =>
     compareObject({ desired, live, wouldBe, defaulted, group: groupOf(desired.apiVersion), policy });
   // The problem carries the object's key, which every output prints before the message: the message names it no more.
-  const refusalOf = (error: KubeApiError) =>
-    isSecret(desired) ? redactSecretValues(error.refusal, [desired]) : error.refusal;
+  const refusalOf = (error: KubeApiError) => redactObjectValues(error.refusal, desired, params.sensitive);
   const found: Confirmed = { comparison: params.comparison, problems: [], dryRuns: 0, reused: 0 };
   const unconfirmed = (what: string, error: KubeApiError) => {
     found.problems.push({ ...objectKey(desired), message: `${what}: ${refusalOf(error)}` });

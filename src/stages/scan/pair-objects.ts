@@ -42,6 +42,7 @@ export async function pairObjects(params: {
     const key = declaredKeyString(d.object);
     const found = await confirmDrift({
       desired: d.object,
+      sensitive: d.sensitive,
       live: live.byDesired.get(key)!,
       comparison: local.get(key)!,
       session,
