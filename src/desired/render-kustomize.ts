@@ -94,8 +94,8 @@ export async function renderKustomize({
       });
     });
 
-    const objects: DesiredObject[] = [];
     const skipped: SkippedDocument[] = [];
+    const objects: DesiredObject[] = [];
     const cache: DocumentIndexCache = new Map();
     const label = `${kustomizationFile} (kustomize output)`;
     const documents = parseManifests({ file: label, text: output, maxBytes: MAX_RENDERED_BYTES });
@@ -106,28 +106,36 @@ export async function renderKustomize({
       const source = await resolveOrigin({ repoDir, targetPath, kustomizationFile, object, cache });
       built.push({ object: withoutBuildAnnotations(object, userAsked), source });
     }
-    // As the controller: substituted after the build, and its metadata set after that, when it applies.
-    const substituted =
-      postBuild && variables
-        ? substituteObjects({
-            objects: built.map((b) => b.object),
-            variables,
-            always: postBuild.always,
-            strict: STRICT_SUBSTITUTIONS,
-            where: `Kustomization ${postBuild.kustomization}`,
-          })
-        : built.map(({ object }) => ({ object, sensitive: [] }));
-    for (const [i, { object, sensitive }] of substituted.entries()) {
-      objects.push({
-        object: flux ? withFluxMetadata(object, flux.metadata) : object,
-        source: built[i]!.source,
-        ...(sensitive.length > 0 ? { sensitive } : {}),
-      });
-    }
+    objects.push(...afterBuild({ built, flux, variables }));
     return { objects, skipped };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** As the controller: the post-build variables substituted after the build, and its metadata set after that. */
+function afterBuild(params: {
+  built: DesiredObject[];
+  flux: FluxRender | undefined;
+  variables: PostBuildVariables | undefined;
+}): DesiredObject[] {
+  const { built, flux, variables } = params;
+  const postBuild = flux?.postBuild;
+  const substituted =
+    postBuild && variables
+      ? substituteObjects({
+          objects: built.map((b) => b.object),
+          variables,
+          always: postBuild.always,
+          strict: STRICT_SUBSTITUTIONS,
+          where: `Kustomization ${postBuild.kustomization}`,
+        })
+      : built.map(({ object }) => ({ object, sensitive: [] as string[] }));
+  return substituted.map(({ object, sensitive }, i) => ({
+    object: flux ? withFluxMetadata(object, flux.metadata) : object,
+    source: built[i]!.source,
+    ...(sensitive.length > 0 ? { sensitive } : {}),
+  }));
 }
 
 function exists(path: string): Promise<boolean> {
