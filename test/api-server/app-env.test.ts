@@ -15,7 +15,10 @@ describe("the server environment", () => {
       concurrency: 2,
       workerPort: 9464,
       workerHost: "0.0.0.0",
+      githubHost: "github.com",
     });
+    // GitHub Enterprise Server's host (Probot's GHE_HOST) is the one a reconciler's source URL names.
+    expect(parseServerEnv({ GHE_HOST: "ghe.example.com" }).githubHost).toBe("ghe.example.com");
     expect(
       parseServerEnv(
         {
